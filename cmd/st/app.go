@@ -1,0 +1,80 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
+)
+
+// app is what every command runs with: the invoked name, the environment
+// resolver, the standard streams and the clock. Commands get it through
+// their Run method and never touch os.Args, os.Getenv or os.Stdout.
+type app struct {
+	name   string // the invoked name: "st", or "smalltalk" through a symlink
+	args   []string
+	env    *layout.Env
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	now    func() time.Time
+}
+
+func newApp(argv []string, stdin io.Reader, stdout, stderr io.Writer, lookup func(string) (string, bool)) *app {
+	a := &app{
+		args:   argv[1:],
+		env:    layout.NewEnv(lookup, stderr),
+		stdin:  stdin,
+		stdout: stdout,
+		stderr: stderr,
+		now:    time.Now,
+	}
+	a.name = invokedName(a.env, argv[0])
+	return a
+}
+
+// invokedName is $_ST_INVOKED_AS, else the base name of argv[0], else "st".
+func invokedName(env *layout.Env, argv0 string) string {
+	if n := env.Get("_ST_INVOKED_AS"); n != "" {
+		return n
+	}
+	if n := filepath.Base(argv0); n != "" && n != "." && n != "/" {
+		return n
+	}
+	return "st"
+}
+
+// root returns the store root, printing a legacy-variable notice once.
+func (a *app) root() string { return a.env.Root() }
+
+// resolve returns the agent a command acts on (see layout.Resolve).
+func (a *app) resolve(explicit string, p layout.Policy) (string, error) {
+	return layout.Resolve(a.root(), explicit, p, a.env)
+}
+
+// tree opens the store root for reading; nil when it does not exist.
+func (a *app) tree() *fsutil.Tree {
+	t, err := fsutil.Open(a.root())
+	if err != nil {
+		return nil
+	}
+	return t
+}
+
+// writableTree opens the store root, creating it if needed.
+func (a *app) writableTree() (*fsutil.Tree, error) {
+	return fsutil.OpenOrCreate(a.root())
+}
+
+// isTerminal reports whether r is a character device such as a TTY.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	agentctx "github.com/smalltalk-go/st/context"
+	"github.com/smalltalk-go/st/internal/layout"
+)
+
+type contextWriteCmd struct {
+	Agent string `arg:"" optional:"" help:"agent"`
+}
+
+func (c *contextWriteCmd) Run(a *app) error {
+	body, err := io.ReadAll(a.stdin)
+	if err != nil {
+		return err
+	}
+	id, err := a.resolve(c.Agent, layout.Strict)
+	if err != nil {
+		return err
+	}
+	t, err := a.writableTree()
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	n, err := agentctx.WriteNow(t, id, body)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "wrote %d bytes to %s\n", n, filepath.Join(a.root(), id, "context", "now.md"))
+	return nil
+}

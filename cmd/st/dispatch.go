@@ -1,0 +1,175 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/alecthomas/kong"
+)
+
+// flatVerbs are the old top-level verbs that now live under message.
+var flatVerbs = []string{"send", "ls", "read", "archive", "thread"}
+
+// run executes one invocation and returns its exit code.
+func run(a *app) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(a.stderr, "%s: internal error: %v\n", a.name, r)
+			if a.env.Get("ST_DEBUG") != "" {
+				a.stderr.Write(debug.Stack())
+			}
+			code = exitError
+		}
+	}()
+	return a.report(a.dispatch())
+}
+
+func (a *app) dispatch() error {
+	args := a.args
+	if len(args) == 0 {
+		return &usageError{topUsage(a.name), exitUsage}
+	}
+	switch args[0] {
+	case "help", "--help", "-h":
+		fmt.Fprint(a.stdout, topUsage(a.name))
+		return nil
+	case "--version":
+		fmt.Fprintf(a.stdout, "%s %s\n", a.name, version())
+		return nil
+	}
+	parser, err := newParser(a)
+	if err != nil {
+		return err
+	}
+	node := child(parser.Model.Node, args[0])
+	if node == nil {
+		return a.unknownVerb(args[0], args[1:])
+	}
+	return a.walk(parser, node, []string{node.Name}, args[1:])
+}
+
+func newParser(a *app) (*kong.Kong, error) {
+	return kong.New(&cli{}, kong.Name(a.name), kong.NoDefaultHelp(),
+		kong.Exit(func(int) {}), kong.Writers(a.stdout, a.stderr))
+}
+
+// unknownVerb handles a first argument that is not a built-in verb: the
+// old flat verbs get a pointer, anything else goes to a plugin.
+func (a *app) unknownVerb(verb string, rest []string) error {
+	if slices.Contains(flatVerbs, verb) {
+		return &usageError{fmt.Sprintf("%s: unknown subcommand: %s. Did you mean `%s message %s`?\n\n%s",
+			a.name, verb, a.name, verb, topUsage(a.name)), exitUsage}
+	}
+	if code, ok := a.runPlugin(verb, rest); ok {
+		return exitCode(code)
+	}
+	return &usageError{fmt.Sprintf("%s: unknown subcommand: %s\n\n%s", a.name, verb, topUsage(a.name)), exitUsage}
+}
+
+// walk descends from node through sub-verbs to a leaf command and runs it.
+func (a *app) walk(parser *kong.Kong, node *kong.Node, path, args []string) error {
+	if node.Leaf() {
+		return a.runLeaf(parser, node, path, args)
+	}
+	g := groups[node.Name]
+	if len(args) == 0 {
+		if node.DefaultCmd != nil {
+			return a.walk(parser, node.DefaultCmd, append(path, node.DefaultCmd.Name), args)
+		}
+		return &usageError{g.usage(a), g.noVerbCode}
+	}
+	if slices.Contains(g.helpWords, args[0]) {
+		if g.helpStdout {
+			fmt.Fprint(a.stdout, g.usage(a))
+		} else {
+			fmt.Fprint(a.stderr, g.usage(a))
+		}
+		return nil
+	}
+	next := child(node, args[0])
+	if next == nil || next.Hidden {
+		if node.DefaultCmd != nil {
+			return a.walk(parser, node.DefaultCmd, append(path, node.DefaultCmd.Name), args)
+		}
+		return &usageError{g.unknown(a, args[0]) + g.usage(a), g.unknownCode}
+	}
+	return a.walk(parser, next, append(path, next.Name), args[1:])
+}
+
+// child finds the sub-command of n named or aliased name.
+func child(n *kong.Node, name string) *kong.Node {
+	for _, c := range n.Children {
+		if c.Type == kong.CommandNode && (c.Name == name || slices.Contains(c.Aliases, name)) {
+			return c
+		}
+	}
+	return nil
+}
+
+// runLeaf scans args the way upstream st does, then lets kong fill the
+// command struct from the normalised arguments and runs it.
+func (a *app) runLeaf(parser *kong.Kong, node *kong.Node, path, args []string) error {
+	canonical, help, err := scan(node, args)
+	if err != nil {
+		return err
+	}
+	if help {
+		return a.printHelp(node)
+	}
+	kctx, err := parser.Parse(append(path, canonical...))
+	if err != nil {
+		return fmt.Errorf("internal error: %w", err)
+	}
+	return kctx.Run(a)
+}
+
+// helper is implemented by commands with their own help text.
+type helper interface{ help(a *app) string }
+
+// stdoutHelper marks commands whose help goes to stdout.
+type stdoutHelper interface{ helpToStdout() }
+
+func (a *app) printHelp(node *kong.Node) error {
+	cmd := node.Target.Addr().Interface()
+	h, ok := cmd.(helper)
+	if !ok {
+		return fmt.Errorf("internal error: no help for %s", node.Name)
+	}
+	if _, ok := cmd.(stdoutHelper); ok {
+		fmt.Fprint(a.stdout, h.help(a))
+	} else {
+		fmt.Fprint(a.stderr, h.help(a))
+	}
+	return nil
+}
+
+// group says how a verb with sub-verbs reacts to a missing, help or
+// unknown sub-verb; upstream differs per group.
+type group struct {
+	usage       func(a *app) string
+	helpWords   []string
+	helpStdout  bool
+	noVerbCode  int
+	unknown     func(a *app, verb string) string // the line(s) before the usage
+	unknownCode int
+}
+
+// groups is filled by the files that define group commands.
+var groups = map[string]group{}
+
+// version is the module version and short VCS revision from build info.
+func version() string {
+	v := "0.3.0"
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 7 {
+			return v + "+" + strings.ToLower(s.Value[:7])
+		}
+	}
+	return v
+}

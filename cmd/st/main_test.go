@@ -1,0 +1,143 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"st": func() {
+			os.Exit(run(newTestApp()))
+		},
+	})
+}
+
+// newTestApp is the real app with one test seam: $ST_TEST_NOW (unix ms)
+// fixes the clock, so scripts can assert timestamps and ages.
+func newTestApp() *app {
+	a := newApp(os.Args, os.Stdin, os.Stdout, os.Stderr, os.LookupEnv)
+	if v := os.Getenv("ST_TEST_NOW"); v != "" {
+		ms, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			panic("bad ST_TEST_NOW: " + v)
+		}
+		a.now = func() time.Time { return time.UnixMilli(ms) }
+	}
+	return a
+}
+
+func TestScript(t *testing.T) {
+	testscript.Run(t, scriptParams("testdata/script"))
+}
+
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                dir,
+		RequireUniqueNames: true,
+		UpdateScripts:      os.Getenv("ST_UPDATE_SCRIPTS") != "",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("ST_ROOT", filepath.Join(env.WorkDir, "store"))
+			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+			env.Setenv("ST_CONFIG", filepath.Join(env.WorkDir, "config"))
+			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, "state"))
+			env.Setenv("ST_AGENT", "alice")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode":   cmdExitcode,
+			"countfiles": cmdCountfiles,
+			"onefile":    cmdOnefile,
+			"age":        cmdAge,
+		},
+	}
+}
+
+// exitcode N cmd args... runs cmd and asserts its exit code is N.
+func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: bad code %q", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		got = exit.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("exitcode: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
+
+// countfiles DIR N asserts DIR holds N entries whose names do not start
+// with a dot (a missing DIR holds 0). With -all, dot entries count too.
+func cmdCountfiles(ts *testscript.TestScript, neg bool, args []string) {
+	all := len(args) > 0 && args[0] == "-all"
+	if all {
+		args = args[1:]
+	}
+	if len(args) != 2 {
+		ts.Fatalf("usage: countfiles [-all] DIR N")
+	}
+	entries, err := os.ReadDir(ts.MkAbs(args[0]))
+	if err != nil && !os.IsNotExist(err) {
+		ts.Fatalf("countfiles: %v", err)
+	}
+	n := 0
+	for _, e := range entries {
+		if all || !strings.HasPrefix(e.Name(), ".") {
+			n++
+		}
+	}
+	if got := strconv.Itoa(n); (got == args[1]) == neg {
+		ts.Fatalf("%s holds %d files, want %s%s", args[0], n, map[bool]string{true: "not ", false: ""}[neg], args[1])
+	}
+}
+
+// onefile DIR DEST asserts DIR holds exactly one non-dot file and copies
+// it to DEST, so scripts can cmp a message whose name is random.
+func cmdOnefile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: onefile DIR DEST")
+	}
+	entries, err := os.ReadDir(ts.MkAbs(args[0]))
+	ts.Check(err)
+	var names []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) != 1 {
+		ts.Fatalf("%s holds %v, want exactly one file", args[0], names)
+	}
+	data, err := os.ReadFile(filepath.Join(ts.MkAbs(args[0]), names[0]))
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o666))
+}
+
+// age FILE SECONDS sets FILE's modification time SECONDS into the past
+// (negative: the future).
+func cmdAge(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: age FILE SECONDS")
+	}
+	s, err := strconv.ParseFloat(args[1], 64)
+	ts.Check(err)
+	mt := time.Now().Add(-time.Duration(s * float64(time.Second)))
+	ts.Check(os.Chtimes(ts.MkAbs(args[0]), mt, mt))
+}

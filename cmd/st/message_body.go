@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/smalltalk-go/st/internal/sterr"
+)
+
+const defaultStdinTimeout = 10 * time.Second
+
+var (
+	errNoBodyTerminal = sterr.Msg("no message body — pass `-m <body>` or pipe the body via stdin (e.g. `echo hi | st message send bob`)")
+	errNoBodyTimeout  = sterr.Msg("no message body — timed out reading stdin (it was connected but sent no data and never closed). Pass `-m <body>`, or pipe a body that reaches EOF. Tune the window with $ST_STDIN_TIMEOUT_MS.")
+)
+
+// readBody returns -m's value when given; otherwise all of stdin, bounded
+// by $ST_STDIN_TIMEOUT_MS for the whole read. A terminal stdin is refused
+// rather than waited on.
+func (a *app) readBody(flag *string) ([]byte, error) {
+	if flag != nil {
+		return []byte(*flag), nil
+	}
+	if isTerminal(a.stdin) {
+		return nil, errNoBodyTerminal
+	}
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		data, err := io.ReadAll(a.stdin)
+		done <- result{data, err}
+	}()
+	timer := time.NewTimer(stdinTimeout(a.env.Get("ST_STDIN_TIMEOUT_MS")))
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		if r.err != nil && !errors.Is(r.err, io.EOF) {
+			return nil, r.err
+		}
+		return r.data, nil
+	case <-timer.C:
+		return nil, errNoBodyTimeout
+	}
+}
+
+// stdinTimeout parses a positive decimal number of milliseconds; anything
+// else means the default.
+func stdinTimeout(v string) time.Duration {
+	ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || !(ms > 0) || ms > 1e12 {
+		return defaultStdinTimeout
+	}
+	return time.Duration(ms * float64(time.Millisecond))
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/message"
+)
+
+type messageSendCmd struct {
+	Message   *string `short:"m" missing:"%s requires a value" help:"the body (else stdin)"`
+	From      string  `help:"sender (default $ST_AGENT)"`
+	Subject   string  `help:"subject"`
+	InReplyTo string  `name:"in-reply-to" help:"filename this replies to"`
+	Tags      string  `help:"comma-separated tags"`
+	Priority  string  `predict:"low,normal,high" help:"low, normal or high"`
+	To        *string `arg:"" optional:"" help:"recipient"`
+}
+
+func (c *messageSendCmd) help(a *app) string {
+	return named(`usage: {NAME} message send <to> [-m <body> | --message <body>]
+                        [--from ID] [--subject S] [--in-reply-to F]
+                        [--tags T,T] [--priority low|normal|high]
+
+  Deliver a message into <to>'s inbox. The body is -m, or stdin when -m
+  is omitted (bounded by $ST_STDIN_TIMEOUT_MS, default 10000).
+  Prints the new message's filename.
+
+  Examples:
+    {NAME} message send bob -m 'build is green' --subject ci
+    echo 'hi bob' | {NAME} message send bob --subject hello
+`, a.name)
+}
+
+func (c *messageSendCmd) Run(a *app) error {
+	if c.To == nil {
+		return sterr.Msg("<to> is required")
+	}
+	body, err := a.readBody(c.Message)
+	if err != nil {
+		return err
+	}
+	m := message.Message{Subject: c.Subject, InReplyTo: c.InReplyTo, Tags: message.SplitTags(c.Tags), Priority: c.Priority, Body: body}
+	name, err := a.send(*c.To, c.From, m)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(a.stdout, name)
+	return nil
+}
+
+// send validates and delivers m from the explicit sender (or the
+// environment's agent) to to, in upstream's order of checks.
+func (a *app) send(to, from string, m message.Message) (string, error) {
+	if to == "" {
+		return "", sterr.Msg("<to> is required")
+	}
+	if err := layout.CheckAgent(to); err != nil {
+		return "", err
+	}
+	sender, err := a.resolve(from, layout.Strict)
+	if err != nil {
+		return "", err
+	}
+	m.From = sender
+	if m.InReplyTo != "" && !message.IsCanonical(m.InReplyTo) {
+		return "", sterr.InvalidName(m.InReplyTo)
+	}
+	if m.Priority != "" && !message.ValidPriority(m.Priority) {
+		return "", sterr.New(sterr.InvalidPriority, "priority must be one of: low, normal, high",
+			map[string]any{"value": m.Priority})
+	}
+	if len(m.Body) == 0 {
+		return "", sterr.New(sterr.EmptyBody, "message body is empty (read from stdin)", nil)
+	}
+	t, err := a.writableTree()
+	if err != nil {
+		return "", err
+	}
+	defer t.Close()
+	return inbox.Send(t, to, m, a.now())
+}

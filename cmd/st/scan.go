@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/smalltalk-go/st/internal/sterr"
+)
+
+// scan reads args with upstream st's hand-rolled rules and returns them
+// in a form kong parses unambiguously ("--flag=value" and positionals
+// after "--"):
+//
+//   - flags and positionals mix in any order; there is no --flag=value
+//     form, no bundling and no "--" terminator;
+//   - a value flag takes the next argument verbatim, even "-x";
+//   - a value flag given last is "not given", unless it has a missing tag;
+//   - -h/--help stops the scan: earlier errors win, later args are unread;
+//   - any other "-…" is an unknown flag, one positional too many is an
+//     unexpected arg.
+func scan(node *kong.Node, args []string) (canonical []string, help bool, err error) {
+	loose := node.Tag != nil && node.Tag.Has("loose")
+	var positionals []string
+	maxPos, unlimited := positionalLimit(node)
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "-h" || arg == "--help" {
+			return nil, true, nil
+		}
+		if !strings.HasPrefix(arg, "-") {
+			if !unlimited && len(positionals) >= maxPos {
+				if loose {
+					continue
+				}
+				return nil, false, sterr.Msg("unexpected arg: %s", arg)
+			}
+			positionals = append(positionals, arg)
+			continue
+		}
+		f := findFlag(node, arg)
+		if f == nil {
+			if loose {
+				continue
+			}
+			return nil, false, sterr.Msg("unknown flag: %s", arg)
+		}
+		if f.IsBool() {
+			canonical = append(canonical, "--"+f.Name)
+			continue
+		}
+		if i+1 >= len(args) {
+			if msg := f.Tag.Get("missing"); msg != "" {
+				return nil, false, sterr.Msg("%s", strings.ReplaceAll(msg, "%s", arg))
+			}
+			continue
+		}
+		i++
+		if msg := f.Tag.Get("digits"); msg != "" && !allDigits(args[i]) {
+			return nil, false, sterr.Msg("%s", msg)
+		}
+		canonical = append(canonical, fmt.Sprintf("--%s=%s", f.Name, args[i]))
+	}
+	canonical = append(canonical, "--")
+	return append(canonical, positionals...), false, nil
+}
+
+func positionalLimit(node *kong.Node) (n int, unlimited bool) {
+	for _, p := range node.Positional {
+		if p.IsSlice() {
+			return 0, true
+		}
+	}
+	return len(node.Positional), false
+}
+
+func findFlag(node *kong.Node, arg string) *kong.Flag {
+	for _, f := range node.Flags {
+		if arg == "--"+f.Name || f.Short != 0 && arg == "-"+string(f.Short) {
+			return f
+		}
+		for _, alias := range f.Aliases {
+			if arg == "--"+alias {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,123 @@
+// Package context keeps an agent's restart state under
+// <root>/<agent>/context/: now.md, a whole-file snapshot replaced
+// atomically on every write (last writer wins), and decisions/, one file
+// per entry delivered without replacing anything, so entries written on
+// two machines merge cleanly through sync. Reads never create anything.
+//
+// Import it as agentctx: the name clashes with the standard library's.
+package context
+
+import (
+	"bytes"
+	"path"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/jsstr"
+)
+
+// NowPath returns the slash path of now.md relative to the root.
+func NowPath(id string) string { return id + "/context/now.md" }
+
+// ReadNow returns now.md verbatim; ok is false when it is missing or
+// unreadable.
+func ReadNow(t *fsutil.Tree, id string) (text string, ok bool) {
+	if t == nil {
+		return "", false
+	}
+	data, _, err := t.ReadRegular(NowPath(id))
+	if err != nil {
+		return "", false
+	}
+	return toValidUTF8(data), true
+}
+
+// NowBytes returns the exact bytes WriteNow stores for body: invalid
+// UTF-8 replaced by U+FFFD and a final newline ensured.
+func NowBytes(body []byte) []byte {
+	if !utf8.Valid(body) {
+		body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
+	}
+	if len(body) == 0 || body[len(body)-1] != '\n' {
+		body = append(body[:len(body):len(body)], '\n')
+	}
+	return body
+}
+
+// WriteNow replaces now.md with body (see NowBytes), creating context/,
+// and returns the number of bytes written.
+func WriteNow(t *fsutil.Tree, id string, body []byte) (int, error) {
+	data := NowBytes(body)
+	if err := t.MkdirAll(id + "/context"); err != nil {
+		return 0, err
+	}
+	if err := t.WriteAtomic(NowPath(id), data); err != nil {
+		return 0, err
+	}
+	return len(data), nil
+}
+
+// Decisions returns the decision log: the legacy context/decisions.md
+// first (when it has content), then every *.md in decisions/ by name,
+// each with trailing whitespace removed, empty ones dropped, joined with
+// newlines plus a final newline. ok is false when there is nothing.
+func Decisions(t *fsutil.Tree, id string) (text string, ok bool) {
+	if t == nil {
+		return "", false
+	}
+	var parts []string
+	if data, _, err := t.ReadRegular(id + "/context/decisions.md"); err == nil {
+		if s := jsstr.TrimRightSpace(toValidUTF8(data)); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	dir := id + "/context/decisions"
+	names, _ := t.ReadDirNames(dir)
+	slices.Sort(names)
+	for _, n := range names {
+		if !strings.HasSuffix(n, ".md") {
+			continue
+		}
+		data, _, err := t.ReadRegular(path.Join(dir, n))
+		if err != nil {
+			continue
+		}
+		if s := jsstr.TrimRightSpace(toValidUTF8(data)); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	return strings.Join(parts, "\n") + "\n", true
+}
+
+// Full returns now.md and the decisions under headings, as
+// `st context read --full` prints them; ok is false when both are absent.
+func Full(t *fsutil.Tree, id string) (text string, ok bool) {
+	now, hasNow := ReadNow(t, id)
+	dec, hasDec := Decisions(t, id)
+	var parts []string
+	if hasNow {
+		parts = append(parts, "# now.md", now)
+	}
+	if hasDec {
+		if hasNow {
+			parts = append(parts, "")
+		}
+		parts = append(parts, "# decisions/", dec)
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	return strings.Join(parts, "\n"), true
+}
+
+func toValidUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return string(bytes.ToValidUTF8(b, []byte("\uFFFD")))
+}

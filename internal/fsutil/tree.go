@@ -1,0 +1,167 @@
+// Package fsutil is the only place where st touches the filesystem for
+// writing. It offers three primitives, all confined to the store root
+// through os.Root so that no name, ".." or symlink can lead a write
+// outside it:
+//
+//   - WriteAtomic replaces a whole file (temp dot-file, fsync, rename,
+//     folder fsync): readers see the old bytes or the new, never a mix.
+//   - Deliver creates a new file under a fresh name without ever
+//     replacing one (temp dot-file, fsync, link, folder fsync), the
+//     Maildir protocol.
+//   - Lock takes an advisory lock kept outside the tree, so the whole
+//     root stays safe to sync.
+//
+// Every temp file starts with "." and ends in ".tmp", so no reader ever
+// takes one for a message, and the next writer in a folder removes those
+// left behind by a crash once they are older than StaleTempAge.
+package fsutil
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"syscall"
+)
+
+// Permissions match what Node's fs functions create under the umask.
+const (
+	filePerm = 0o666
+	dirPerm  = 0o777
+)
+
+// Tree is an open store root. Paths given to its methods are relative,
+// slash-separated, and may not leave the root.
+type Tree struct {
+	base string
+	root *os.Root
+}
+
+// Open opens the tree at base, which must exist.
+func Open(base string) (*Tree, error) {
+	r, err := os.OpenRoot(base)
+	if err != nil {
+		return nil, err
+	}
+	return &Tree{base: base, root: r}, nil
+}
+
+// OpenOrCreate opens the tree at base, creating base first if needed.
+func OpenOrCreate(base string) (*Tree, error) {
+	if err := os.MkdirAll(base, dirPerm); err != nil {
+		return nil, err
+	}
+	return Open(base)
+}
+
+// Close releases the tree.
+func (t *Tree) Close() error { return t.root.Close() }
+
+// Base returns the path the tree was opened at, verbatim.
+func (t *Tree) Base() string { return t.base }
+
+// MkdirAll creates rel and its parents inside the tree.
+func (t *Tree) MkdirAll(rel string) error {
+	return t.root.MkdirAll(rel, dirPerm)
+}
+
+// IsDir reports whether rel is a directory (symlinks followed within the tree).
+func (t *Tree) IsDir(rel string) bool {
+	fi, err := t.root.Stat(rel)
+	return err == nil && fi.IsDir()
+}
+
+// Stat returns information about rel, following symlinks within the tree.
+func (t *Tree) Stat(rel string) (fs.FileInfo, error) { return t.root.Stat(rel) }
+
+// Lstat returns information about rel without following a final symlink.
+func (t *Tree) Lstat(rel string) (fs.FileInfo, error) { return t.root.Lstat(rel) }
+
+// Remove deletes the file rel.
+func (t *Tree) Remove(rel string) error { return t.root.Remove(rel) }
+
+// Chtimes sets the access and modification times of rel.
+func (t *Tree) Chtimes(rel string, fi fs.FileInfo) error {
+	return t.root.Chtimes(rel, fi.ModTime(), fi.ModTime())
+}
+
+// ReadDirNames lists the names in folder rel, unsorted. A missing folder
+// gives fs.ErrNotExist.
+func (t *Tree) ReadDirNames(rel string) ([]string, error) {
+	f, err := t.root.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// ReadDir lists the entries of folder rel, unsorted.
+func (t *Tree) ReadDir(rel string) ([]fs.DirEntry, error) {
+	f, err := t.root.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+
+// ErrNotRegular is returned when a file to read is a symlink, a FIFO, a
+// folder or anything else that is not a plain file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ReadRegular reads rel only if it is a regular file. It never follows a
+// final symlink and never blocks on a FIFO planted under a message name.
+func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
+	f, err := t.root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, nil, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
+		}
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fi, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(fi.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(f); err != nil {
+		return nil, nil, err
+	}
+	data := buf.Bytes()
+	return data, fi, nil
+}
+
+// syncDir makes the names in folder rel durable.
+func (t *Tree) syncDir(rel string) error {
+	d, err := t.root.Open(rel)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return ignoreEINVAL(d.Sync())
+}
+
+// ignoreEINVAL drops the error of a folder fsync on filesystems that do
+// not support it.
+func ignoreEINVAL(err error) error {
+	if errors.Is(err, syscall.EINVAL) {
+		return nil
+	}
+	return err
+}
+
+func split(rel string) (dir, name string) {
+	dir, name = path.Split(rel)
+	if dir == "" {
+		dir = "."
+	}
+	return strings.TrimSuffix(dir, "/"), name
+}

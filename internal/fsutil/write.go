@@ -1,0 +1,164 @@
+package fsutil
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/google/renameio/v2"
+)
+
+// StaleTempAge is how old a temp file left by a crashed writer must be
+// before the next writer in its folder removes it (the Maildir rule).
+const StaleTempAge = 36 * time.Hour
+
+// deliverTempPrefix and deliverTempSuffix frame the temp names of
+// deliveries, so they can never be taken for another tool's files.
+const (
+	deliverTempPrefix = ".st-"
+	deliverTempSuffix = ".tmp"
+)
+
+// WriteAtomic replaces rel with data: a temp dot-file in the same folder
+// is written, fsynced and renamed over rel, then the folder is fsynced.
+// The folder must exist. On error nothing is left behind.
+func (t *Tree) WriteAtomic(rel string, data []byte) error {
+	dir, name := split(rel)
+	sub, err := t.root.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer sub.Close()
+	removeStale(sub, func(n string) bool { return isReplaceTemp(n, name) })
+	pf, err := renameio.NewPendingFile(name, renameio.WithRoot(sub),
+		renameio.WithPermissions(filePerm), renameio.WithExistingPermissions())
+	if err != nil {
+		return err
+	}
+	defer pf.Cleanup()
+	if _, err := pf.Write(data); err != nil {
+		return err
+	}
+	if err := pf.CloseAtomicallyReplace(); err != nil {
+		return err
+	}
+	return syncRoot(sub)
+}
+
+// isReplaceTemp matches renameio's temp names for target: "." + target
+// followed by decimal digits.
+func isReplaceTemp(name, target string) bool {
+	rest, ok := strings.CutPrefix(name, "."+target)
+	if !ok || rest == "" {
+		return false
+	}
+	return strings.Trim(rest, "0123456789") == ""
+}
+
+// ErrCollisions is returned by Deliver when every fresh name was taken.
+var ErrCollisions = errors.New("filename collisions exhausted (5 attempts) — clock drift?")
+
+// deliverAttempts bounds the fresh names Deliver tries.
+const deliverAttempts = 5
+
+// Deliver writes data into folder dir under a fresh name from newName,
+// never replacing an existing file. The bytes are on disk before the name
+// appears, so a reader sees the whole file or nothing, and a crash leaves
+// at most a temp dot-file. The folder must exist. It returns the name.
+func (t *Tree) Deliver(dir string, data []byte, newName func() string) (string, error) {
+	sub, err := t.root.OpenRoot(dir)
+	if err != nil {
+		return "", err
+	}
+	defer sub.Close()
+	removeStale(sub, isDeliverTemp)
+	for range deliverAttempts {
+		name := newName()
+		tmp := fmt.Sprintf("%s%s.%d%s", deliverTempPrefix, name, os.Getpid(), deliverTempSuffix)
+		if err := writeNew(sub, tmp, data); err != nil {
+			return "", err
+		}
+		err := sub.Link(tmp, name)
+		sub.Remove(tmp)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return name, syncRoot(sub)
+	}
+	return "", ErrCollisions
+}
+
+func isDeliverTemp(name string) bool {
+	return strings.HasPrefix(name, deliverTempPrefix) && strings.HasSuffix(name, deliverTempSuffix)
+}
+
+// writeNew creates name exclusively and writes, syncs and closes it,
+// removing it again on any error.
+func writeNew(r *os.Root, name string, data []byte) (err error) {
+	f, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, filePerm)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			r.Remove(name)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// MoveNoReplace moves from to to inside the tree without replacing an
+// existing to: it links, then removes from. fs.ErrExist means to exists.
+func (t *Tree) MoveNoReplace(from, to string) error {
+	if err := t.root.Link(from, to); err != nil {
+		return err
+	}
+	if err := t.root.Remove(from); err != nil {
+		return err
+	}
+	dir, _ := split(to)
+	return t.syncDir(dir)
+}
+
+// removeStale deletes the temp files in r matching isTemp that are older
+// than StaleTempAge. It is best effort: a failure only leaves the file.
+func removeStale(r *os.Root, isTemp func(string) bool) {
+	d, err := r.Open(".")
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	cutoff := time.Now().Add(-StaleTempAge)
+	for _, n := range names {
+		if n[0] != '.' || !isTemp(n) {
+			continue
+		}
+		if fi, err := r.Lstat(n); err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(cutoff) {
+			r.Remove(n)
+		}
+	}
+}
+
+func syncRoot(r *os.Root) error {
+	d, err := r.Open(".")
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return ignoreEINVAL(d.Sync())
+}

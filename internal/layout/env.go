@@ -1,0 +1,90 @@
+package layout
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/smalltalk-go/st/internal/sterr"
+)
+
+// Env resolves everything st takes from the environment. Notices about
+// legacy variables go to Notices once per variable (nil discards them).
+type Env struct {
+	lookup  func(string) (string, bool)
+	Notices io.Writer
+	noticed map[string]bool
+}
+
+// NewEnv returns a resolver over lookup (os.LookupEnv in production).
+func NewEnv(lookup func(string) (string, bool), notices io.Writer) *Env {
+	return &Env{lookup: lookup, Notices: notices, noticed: map[string]bool{}}
+}
+
+// Get returns the value of a variable, or "" when it is unset.
+func (e *Env) Get(key string) string {
+	v, _ := e.lookup(key)
+	return v
+}
+
+// Lookup returns the value of a variable and whether it is set.
+func (e *Env) Lookup(key string) (string, bool) { return e.lookup(key) }
+
+func (e *Env) notice(key, successor string) {
+	if e.noticed[key] || e.Notices == nil {
+		return
+	}
+	e.noticed[key] = true
+	fmt.Fprintf(e.Notices, "[smalltalk] honoring %s — migrate to %s when convenient\n", key, successor)
+}
+
+// Home follows Node: unset HOME means the account's home folder, an
+// empty HOME makes the defaults relative paths.
+func (e *Env) Home() string {
+	if h, ok := e.lookup("HOME"); ok {
+		return h
+	}
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return h
+}
+
+// Root returns the store root: ST_ROOT, then COORD_ROOT (with a notice),
+// then $HOME/.local/state/smalltalk. It is used verbatim.
+func (e *Env) Root() string {
+	if r := e.Get("ST_ROOT"); r != "" {
+		return r
+	}
+	if r := e.Get("COORD_ROOT"); r != "" {
+		e.notice("COORD_ROOT", "ST_ROOT")
+		return r
+	}
+	return filepath.Join(e.Home(), ".local", "state", "smalltalk")
+}
+
+// ConfigDir returns $ST_CONFIG or $HOME/.config/smalltalk.
+func (e *Env) ConfigDir() string {
+	if c := e.Get("ST_CONFIG"); c != "" {
+		return c
+	}
+	return filepath.Join(e.Home(), ".config", "smalltalk")
+}
+
+// AgentName returns the acting agent from ST_AGENT, then ST_IDENTITY and
+// COORD_IDENTITY (each with a notice), unvalidated. With none set it
+// returns ErrIdentityRequired.
+func (e *Env) AgentName() (string, error) {
+	if a := e.Get("ST_AGENT"); a != "" {
+		return a, nil
+	}
+	for _, key := range []string{"ST_IDENTITY", "COORD_IDENTITY"} {
+		if a := e.Get(key); a != "" {
+			e.notice(key, "ST_AGENT")
+			return a, nil
+		}
+	}
+	return "", sterr.ErrIdentityRequired
+}

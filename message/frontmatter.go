@@ -1,0 +1,174 @@
+// Package message is the pure (no I/O) model of a message file: the
+// permissive frontmatter reader every st reader shares, the exact writer,
+// and the filename grammar. Files come from other machines through sync,
+// so the reader accepts any bytes and never fails.
+package message
+
+import "strings"
+
+// Fields are the frontmatter keys of a file, all values as strings.
+type Fields map[string]string
+
+// Parse splits a file into frontmatter fields and body. Frontmatter exists
+// only when the first line is exactly "---" and a later line is exactly
+// "---"; otherwise ok is false, fields is empty and body is the whole text.
+func Parse(text string) (fields Fields, body string, ok bool) {
+	if !strings.HasPrefix(text, "---\n") {
+		return Fields{}, text, false
+	}
+	rest := text[4:]
+	var lines []string
+	for {
+		i := strings.IndexByte(rest, '\n')
+		line := rest
+		if i >= 0 {
+			line = rest[:i]
+		}
+		if line == "---" {
+			if i < 0 {
+				body = ""
+			} else {
+				body = rest[i+1:]
+			}
+			break
+		}
+		if i < 0 {
+			return Fields{}, text, false
+		}
+		lines = append(lines, line)
+		rest = rest[i+1:]
+	}
+	fields = Fields{}
+	for _, line := range lines {
+		if k, v, ok := parseLine(line); ok {
+			fields[k] = v
+		}
+	}
+	return fields, body, true
+}
+
+// parseLine reads one "key: value" line; blank, comment and malformed
+// lines are not pairs.
+func parseLine(line string) (key, value string, ok bool) {
+	s := strings.TrimLeft(line, " \t")
+	if s == "" || s[0] == '#' {
+		return "", "", false
+	}
+	i := 0
+	for i < len(s) && isKeyByte(s[i]) {
+		i++
+	}
+	if i == 0 {
+		return "", "", false
+	}
+	key = s[:i]
+	rest := strings.TrimLeft(s[i:], " \t")
+	if rest == "" || rest[0] != ':' {
+		return "", "", false
+	}
+	value = strings.TrimRight(strings.TrimLeft(rest[1:], " \t"), " \t")
+	if strings.ContainsAny(value, "\r\u2028\u2029") {
+		return "", "", false // JavaScript's "." stops at line terminators
+	}
+	return key, unwrap(value), true
+}
+
+func isKeyByte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// unwrap removes one pair of surrounding quotes: double quotes with
+// backslash escapes, single quotes verbatim.
+func unwrap(v string) string {
+	if len(v) < 2 {
+		return v
+	}
+	switch {
+	case v[0] == '"' && v[len(v)-1] == '"':
+		return unescape(v[1 : len(v)-1])
+	case v[0] == '\'' && v[len(v)-1] == '\'':
+		return v[1 : len(v)-1]
+	}
+	return v
+}
+
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i == len(s)-1 {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// Pair is one frontmatter key and its value, a string or a []string.
+type Pair struct {
+	Key   string
+	Value any
+}
+
+// Format writes frontmatter in the given order followed by body.
+func Format(pairs []Pair, body []byte) []byte {
+	var b strings.Builder
+	b.WriteString("---\n")
+	for _, p := range pairs {
+		b.WriteString(p.Key)
+		b.WriteString(": ")
+		switch v := p.Value.(type) {
+		case string:
+			b.WriteString(quote(v))
+		case []string:
+			b.WriteByte('[')
+			for i, item := range v {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(quote(item))
+			}
+			b.WriteByte(']')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("---\n")
+	out := make([]byte, 0, b.Len()+len(body))
+	return append(append(out, b.String()...), body...)
+}
+
+// quote writes s plain when it matches ^[A-Za-z0-9_.-]+$, else double-quoted.
+func quote(s string) string {
+	if isPlain(s) {
+		return s
+	}
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`)
+	return `"` + r.Replace(s) + `"`
+}
+
+func isPlain(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(isKeyByte(c) || c == '.') {
+			return false
+		}
+	}
+	return true
+}
