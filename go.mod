@@ -13,4 +13,5 @@ require (
 	github.com/fsnotify/fsnotify v1.10.1 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
