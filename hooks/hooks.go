@@ -22,6 +22,8 @@ package hooks
 
 import (
 	"fmt"
+
+	"github.com/smalltalk-go/st/internal/jsstr"
 	"strconv"
 	"strings"
 	"time"
@@ -116,7 +118,7 @@ func Run(event string, stdin []byte, opt Options) Result {
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				done <- fault(event)
+				done <- Fault(event, opt.JSON)
 			}
 		}()
 		done <- dispatch(event, stdin, opt)
@@ -127,7 +129,7 @@ func Run(event string, stdin []byte, opt Options) Result {
 	case r := <-done:
 		return r
 	case <-timer.C:
-		return fault(event)
+		return Fault(event, opt.JSON)
 	}
 }
 
@@ -153,13 +155,21 @@ func dispatch(event string, stdin []byte, opt Options) Result {
 	return Result{}
 }
 
-// fault is the fail-open result of a hook that panicked or ran out of
-// time: exit 0 and silence, except session-start's ritual line and exit 2.
-func fault(event string) Result {
-	if event == SessionStart {
-		return Result{Stderr: []byte(RitualLine), Code: 2}
+// Fault is the fail-open result of a hook that panicked or ran out of
+// time: exit 0 and silence, except that session-start still gives its
+// ritual line (exit 2; with --json as hookSpecificOutput, exit 0).
+func Fault(event string, asJSON bool) Result {
+	if event != SessionStart {
+		return Result{}
 	}
-	return Result{}
+	if asJSON {
+		out, err := jsstr.Marshal(claudeContext("SessionStart", RitualLine))
+		if err != nil {
+			return Result{}
+		}
+		return Result{Stdout: append(out, '\n')}
+	}
+	return Result{Stderr: []byte(RitualLine), Code: 2}
 }
 
 // Budget parses ST_HOOK_TIMEOUT_MS: a positive decimal number of

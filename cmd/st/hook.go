@@ -82,10 +82,12 @@ const stdinBound = 2 * time.Second
 func (a *app) runHook(event string, opt hooks.Options) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			res := hooks.Fault(event, opt.JSON)
+			a.stdout.Write(res.Stdout)
+			a.stderr.Write(res.Stderr)
 			err = nil
-			if event == hooks.SessionStart {
-				io.WriteString(a.stderr, hooks.RitualLine)
-				err = exitCode(2)
+			if res.Code != 0 {
+				err = exitCode(res.Code)
 			}
 		}
 	}()
