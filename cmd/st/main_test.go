@@ -53,6 +53,7 @@ func scriptParams(dir string) testscript.Params {
 			// $STBIN is the st the scripts run, as `st hooks` reports it.
 			if p, err := exec.LookPath("st"); err == nil {
 				env.Setenv("STBIN", p)
+				env.Setenv("STBINDIR", filepath.Dir(p))
 			}
 			return nil
 		},
