@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -29,7 +28,20 @@ const maxSubject = 200
 
 const defaultStaleS = 86400
 
-var decimalInt = regexp.MustCompile(`^-?[0-9]+$`)
+// isDecimalInt reports whether s matches ^-?[0-9]+$ (a regexp would cost
+// every st start its compile time).
+func isDecimalInt(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // freshNow returns now.md's bytes when agent id has a regular now.md
 // (symlinks followed) with a positive mtime younger than the
@@ -41,7 +53,7 @@ func freshNow(root, id, window string, now time.Time) ([]byte, bool) {
 	}
 	win := int64(defaultStaleS)
 	if window != "" {
-		if !decimalInt.MatchString(window) {
+		if !isDecimalInt(window) {
 			return nil, false
 		}
 		n, err := strconv.ParseInt(window, 10, 64)

@@ -72,6 +72,32 @@ func (c *hookStopFailureCmd) help(a *app) string       { return hookUsage(a) }
 func (c *hookCodexSessionStartCmd) help(a *app) string { return hookUsage(a) }
 func (c *hookCodexStopCmd) help(a *app) string         { return hookUsage(a) }
 
+// fastHook runs `st hook <event> …` without building the kong model, the
+// largest cost of a hook process after the Go runtime's start. It takes
+// only the plain case (a known event, no -h/--help anywhere) and parses
+// exactly what the kong path would: session-start's --json and --inbox,
+// everything else ignored (the events are loose).
+func (a *app) fastHook(args []string) (handled bool, err error) {
+	if len(args) < 2 || args[0] != "hook" || !hooks.IsEvent(args[1]) {
+		return false, nil
+	}
+	var opt hooks.Options
+	for _, arg := range args[2:] {
+		switch arg {
+		case "-h", "--help":
+			return false, nil
+		case "--json":
+			opt.JSON = true
+		case "--inbox":
+			opt.Inbox = true
+		}
+	}
+	if args[1] != hooks.SessionStart {
+		opt.JSON, opt.Inbox = false, false
+	}
+	return true, a.runHook(args[1], opt)
+}
+
 // stdinBound bounds stop-failure's read of its payload; a timeout counts
 // as invalid JSON.
 const stdinBound = 2 * time.Second

@@ -140,7 +140,7 @@ func (c *hooksDoctorCmd) Run(a *app) error {
 		StBin:    a.stBinary(),
 		LookPath: a.lookPath,
 		Env:      a.environ(),
-		TempDir:  "",
+		TempDir:  a.env.Get("TMPDIR"),
 	}
 	if c.Settings != nil {
 		opt.Files, opt.Required = []string{*c.Settings}, true
