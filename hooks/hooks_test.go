@@ -368,3 +368,24 @@ func TestSamplePayloads(t *testing.T) {
 		}
 	}
 }
+
+func TestStopFailureBurstUnderConcurrency(t *testing.T) {
+	opt := testOptions(t)
+	opt.Now = time.Now
+	done := make(chan Result)
+	for i := 0; i < 8; i++ {
+		go func() { done <- Run(StopFailure, []byte(`{"error":"server_error"}`), opt) }()
+	}
+	for i := 0; i < 8; i++ {
+		if r := <-done; r.Code != 0 || len(r.Stderr) != 0 {
+			t.Errorf("Run = %+v", r)
+		}
+	}
+	names, err := os.ReadDir(filepath.Join(opt.Root, "operator", "inbox"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) != 1 {
+		t.Errorf("operator got %d messages, want 1", len(names))
+	}
+}

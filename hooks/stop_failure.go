@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -163,7 +164,24 @@ func runStopFailure(stdin []byte, opt Options) Result {
 			fmt.Fprintf(&out, "status: %s\n", p.State)
 		}
 	}
-	if p.Notify && !recentlySent(opt, typ) {
+	if p.Notify {
+		notify(opt, cfg, id, typ, p, &out, &errs)
+	}
+	return Result{Stdout: []byte(out.String()), Stderr: []byte(errs.String())}
+}
+
+// notify sends the policy's message unless the same failure was reported
+// within the burst window. Claude Code fires StopFailure for parallel
+// subagents too, so the check and the send hold a per-agent lock.
+func notify(opt Options, cfg Config, id, typ string, p Policy, out, errs *strings.Builder) {
+	if t, err := fsutil.OpenOrCreate(opt.Root); err == nil {
+		unlock, err := t.Lock(context.Background(), "stop-failure-"+id)
+		t.Close()
+		if err == nil {
+			defer unlock()
+		}
+	}
+	if !recentlySent(opt, typ) {
 		to := opt.Operator
 		if to == "" {
 			to = cfg.Operator
@@ -176,11 +194,10 @@ func runStopFailure(stdin []byte, opt Options) Result {
 		if err != nil {
 			errs.WriteString(errLine(err))
 		} else {
-			fmt.Fprintln(&out, name)
+			fmt.Fprintln(out, name)
 			markSent(opt, typ)
 		}
 	}
-	return Result{Stdout: []byte(out.String()), Stderr: []byte(errs.String())}
 }
 
 // setStatus is `st status <id> --set <state>`: folders created, then set.
