@@ -66,7 +66,7 @@ func (c *completionsZshCmd) Run(a *app) error  { return a.printCompletions(zshSc
 // printCompletions generates a script from the live command tree, so the
 // completions can never fall behind the verbs and flags st really has.
 func (a *app) printCompletions(gen func(*compTree) string) error {
-	parser, err := newParser(a)
+	parser, err := newParser(a, &cli{}) // the whole tree, not the narrowed one
 	if err != nil {
 		return err
 	}
