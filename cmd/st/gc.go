@@ -41,6 +41,8 @@ func gcUsage(a *app) string {
          so a resurrected inbox copy is removed within one cycle. Runs
          until SIGINT/SIGTERM. --once runs a single sweep and exits.
          --root defaults to $ST_ROOT.
+
+  Example: {NAME} gc serve --interval 5
 `, a.name)
 }
 
@@ -71,9 +73,11 @@ func (c *gcServeCmd) Run(a *app) error {
 		// Math.round: halves round up.
 		interval = max(gcMinInterval, time.Duration(math.Floor(s*1000+0.5))*time.Millisecond)
 	}
-	root := a.root()
+	var root string
 	if c.Root != nil {
 		root = *c.Root
+	} else {
+		root = a.root()
 	}
 	a.warnRootShape(root)
 	if c.Once {
