@@ -15,7 +15,7 @@ import (
 // their Run method and never touch os.Args, os.Getenv or os.Stdout.
 type app struct {
 	name   string // the invoked name: "st", or "smalltalk" through a symlink
-	argv0  string // argv[0] as given, to find the running binary
+	argv0  string // argv[0] as given, for locating the running binary
 	args   []string
 	env    *layout.Env
 	stdin  io.Reader

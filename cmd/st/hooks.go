@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -75,7 +74,7 @@ func (c *hooksPathCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	info := hooks.PathInfo(family, a.stBinary())
+	info := hooks.PathInfo(family, a.selfPath())
 	if c.JSON {
 		a.stdout.Write(hooks.FormatJSON(info.JSON()))
 		return nil
@@ -96,34 +95,13 @@ func checkFamily(v *string, allowed []string) (string, error) {
 	return "", sterr.Msg("--for must be one of %s, got: %s", strings.Join(allowed, "|"), *v)
 }
 
-// stBinary is the absolute path of the running st as invoked: argv[0]
-// made absolute, or found on $PATH, without resolving symlinks (so a
-// stable /usr/local/bin/st stays that); else os.Executable.
-func (a *app) stBinary() string {
-	arg := a.argv0
-	if strings.Contains(arg, "/") {
-		if abs, err := filepath.Abs(arg); err == nil {
-			return abs
-		}
-	} else if arg != "" {
-		if p, err := a.lookPath(arg); err == nil {
-			return p
-		}
-	}
-	if exe, err := os.Executable(); err == nil {
-		return exe
-	}
-	return arg
-}
-
 // lookPath finds an executable named name on $PATH, as an absolute path.
 func (a *app) lookPath(name string) (string, error) {
 	for _, dir := range filepath.SplitList(a.env.Get("PATH")) {
 		if dir == "" {
 			dir = "."
 		}
-		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+		if p := filepath.Join(dir, name); isExecutable(p) {
 			return filepath.Abs(p)
 		}
 	}

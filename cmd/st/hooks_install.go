@@ -42,7 +42,7 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 	if err != nil {
 		return sterr.Msg("%s", err.Error())
 	}
-	stBin := a.stBinary()
+	stBin := a.selfPath()
 	var verb string
 	if install {
 		hooks.Install(s.Doc, hooks.EntriesFor(family), stBin)
@@ -137,7 +137,7 @@ type hooksDoctorCmd struct {
 
 func (c *hooksDoctorCmd) Run(a *app) error {
 	opt := hooks.DoctorOptions{
-		StBin:    a.stBinary(),
+		StBin:    a.selfPath(),
 		LookPath: a.lookPath,
 		Env:      a.environ(),
 		TempDir:  a.env.Get("TMPDIR"),
