@@ -4,7 +4,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
@@ -71,12 +73,22 @@ func (a *app) writableTree() (*fsutil.Tree, error) {
 	return fsutil.OpenOrCreate(a.root())
 }
 
-// isTerminal reports whether r is a character device such as a TTY.
+// isTerminal reports whether r is a terminal, as isatty(3) does: other
+// character devices such as /dev/null are not (st-compat.md §6.2 reads
+// them like a pipe).
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		return false
 	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var errno syscall.Errno
+	err = rc.Control(func(fd uintptr) {
+		var t syscall.Termios
+		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, ioctlReadTermios, uintptr(unsafe.Pointer(&t)))
+	})
+	return err == nil && errno == 0
 }
