@@ -41,9 +41,9 @@ Shells:
   zsh
 
 Examples:
-  {NAME} completions fish > ~/.config/fish/completions/st.fish
-  {NAME} completions bash > /etc/bash_completion.d/st
-  {NAME} completions zsh  > "${fpath[1]}/_st"
+  {NAME} completions fish > ~/.config/fish/completions/{NAME}.fish
+  {NAME} completions bash > /etc/bash_completion.d/{NAME}
+  {NAME} completions zsh  > "${fpath[1]}/_{NAME}"
 `, a.name)
 }
 
