@@ -14,7 +14,7 @@ import (
 // verb, so its checks run in upstream's order (argv, root-shape warning,
 // then verb and peer).
 type syncCmd struct {
-	All  bool   `help:"apply against every peer in peers.yaml"`
+	All  bool    `help:"apply against every peer in peers.yaml"`
 	Verb *string `arg:"" optional:"" predict:"push,pull,sweep" help:"push, pull or sweep"`
 	Peer *string `arg:"" optional:"" help:"local:<path>, host:path, or a peers.yaml name"`
 }
