@@ -13,12 +13,13 @@ package main
 //	predict:"…"  the closed set of values offered by completions
 //	loose:""     (on a command) unknown flags and extra arguments are
 //	             ignored instead of refused
+//	noargs:""    (on a command) any positional is an "unknown flag"
 type cli struct {
 	Message     messageCmd     `cmd:"" aliases:"msg" help:"send/reply/read/archive on the bus"`
 	Watch       watchCmd       `cmd:"" help:"follow inbox arrivals"`
 	Status      statusCmd      `cmd:"" help:"get or set an agent status"`
-	Agents      agentsCmd      `cmd:"" aliases:"members" help:"who's around"`
-	Overview    overviewCmd    `cmd:"" help:"at-a-glance dashboard"`
+	Agents      agentsCmd      `cmd:"" aliases:"members" noargs:"" help:"who's around"`
+	Overview    overviewCmd    `cmd:"" noargs:"" help:"at-a-glance dashboard"`
 	Resource    resourceCmd    `cmd:"" help:"publish and list the URLs an agent cares about"`
 	Context     contextCmd     `cmd:"" help:"read or write an agent's restart context"`
 	Sync        syncCmd        `cmd:"" help:"push or pull the store with rsync"`

@@ -22,6 +22,7 @@ import (
 //     unexpected arg.
 func scan(node *kong.Node, args []string) (canonical []string, help bool, err error) {
 	loose := node.Tag != nil && node.Tag.Has("loose")
+	noargs := node.Tag != nil && node.Tag.Has("noargs")
 	var positionals []string
 	maxPos, unlimited := positionalLimit(node)
 	for i := 0; i < len(args); i++ {
@@ -30,6 +31,9 @@ func scan(node *kong.Node, args []string) (canonical []string, help bool, err er
 			return nil, true, nil
 		}
 		if !strings.HasPrefix(arg, "-") {
+			if noargs {
+				return nil, false, sterr.Msg("unknown flag: %s", arg)
+			}
 			if !unlimited && len(positionals) >= maxPos {
 				if loose {
 					continue
