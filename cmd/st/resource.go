@@ -20,10 +20,12 @@ type resourceCmd struct {
 
 func init() {
 	groups["resource"] = group{
-		usage:       resourceHelp,
-		helpWords:   []string{"help", "-h", "--help"},
-		noVerbCode:  exitUsage,
-		unknown:     func(a *app, v string) string { return fmt.Sprintf("%s resource: unknown subcommand: %s\n\n", a.name, v) },
+		usage:      resourceHelp,
+		helpWords:  []string{"help", "-h", "--help"},
+		noVerbCode: exitUsage,
+		unknown: func(a *app, v string) string {
+			return fmt.Sprintf("%s resource: unknown subcommand: %s\n\n", a.name, v)
+		},
 		unknownCode: exitUsage,
 	}
 }
