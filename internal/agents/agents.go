@@ -16,7 +16,6 @@ import (
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/internal/layout"
-	"github.com/smalltalk-go/st/message"
 	"github.com/smalltalk-go/st/status"
 )
 
@@ -88,9 +87,19 @@ func List(t *fsutil.Tree, now time.Time, opts Options) []Agent {
 
 // Enrich adds each agent's last activity and inbox count.
 func Enrich(t *fsutil.Tree, list []Agent) []Enriched {
+	ids := make([]string, len(list))
+	for i, a := range list {
+		ids[i] = a.Identity
+	}
+	return EnrichScanned(list, ScanAll(t, ids))
+}
+
+// EnrichScanned is Enrich with the agents' folders already scanned
+// (scans[i] belongs to list[i]).
+func EnrichScanned(list []Agent, scans []Scan) []Enriched {
 	out := make([]Enriched, len(list))
 	for i, a := range list {
-		out[i] = Enriched{Agent: a, LastActivity: LastActivity(t, a.Identity), Inbox: InboxCount(t, a.Identity)}
+		out[i] = Enriched{Agent: a, LastActivity: scans[i].LastActivity(), Inbox: scans[i].InboxCount()}
 	}
 	return out
 }
@@ -116,73 +125,16 @@ func Name(t *fsutil.Tree, id string) *string {
 // LastActivity returns the newest mtime (fractional unix ms) over every
 // entry directly inside <id>/inbox and <id>/archive and the status file,
 // or nil when there is none.
-func LastActivity(t *fsutil.Tree, id string) *float64 {
-	if t == nil {
-		return nil
-	}
-	var newest *float64
-	consider := func(ms float64) {
-		if newest == nil || ms > *newest {
-			newest = &ms
-		}
-	}
-	for _, dir := range []string{id + "/inbox", id + "/archive"} {
-		entries, err := t.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if fi, ok := follow(t, dir+"/"+e.Name(), e); ok {
-				consider(MtimeMs(fi))
-			}
-		}
-	}
-	if fi, err := t.Stat(id + "/status"); err == nil {
-		consider(MtimeMs(fi))
-	}
-	return newest
-}
+func LastActivity(t *fsutil.Tree, id string) *float64 { return ScanAgent(t, id).LastActivity() }
 
 // InboxCount returns the number of canonical message names in <id>/inbox.
-func InboxCount(t *fsutil.Tree, id string) int {
-	if t == nil {
-		return 0
-	}
-	names, err := t.ReadDirNames(id + "/inbox")
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for _, name := range names {
-		if message.IsCanonical(name) {
-			n++
-		}
-	}
-	return n
-}
+func InboxCount(t *fsutil.Tree, id string) int { return ScanAgent(t, id).InboxCount() }
 
 // MtimeMs is a file's modification time in unix milliseconds with the
 // sub-millisecond fraction, computed like Node's Stats.mtimeMs.
 func MtimeMs(fi fs.FileInfo) float64 {
 	mt := fi.ModTime()
 	return float64(mt.Unix())*1000 + float64(mt.Nanosecond())/1e6
-}
-
-// follow returns the information of a directory entry, following a
-// symlink (within the tree) the way stat does.
-func follow(t *fsutil.Tree, rel string, e fs.DirEntry) (fs.FileInfo, bool) {
-	if e.Type()&fs.ModeSymlink != 0 {
-		fi, err := t.Stat(rel)
-		return fi, err == nil
-	}
-	fi, err := e.Info()
-	return fi, err == nil
-}
-
-// FollowInfo is follow for other packages of the store: the entry's
-// information with a final symlink followed within the tree.
-func FollowInfo(t *fsutil.Tree, rel string, e fs.DirEntry) (fs.FileInfo, bool) {
-	return follow(t, rel, e)
 }
 
 func exists(t *fsutil.Tree, rel string) bool {

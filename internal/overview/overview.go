@@ -5,7 +5,6 @@
 package overview
 
 import (
-	"io/fs"
 	"math"
 	"slices"
 	"strconv"
@@ -67,16 +66,17 @@ func Get(t *fsutil.Tree, id string, now time.Time, recent int) Overview {
 	if recent < 0 {
 		recent = DefaultRecent
 	}
-	members := agents.Enrich(t, agents.List(t, now, agents.Options{}))
-	ids := make([]string, len(members))
-	for i, m := range members {
+	list := agents.List(t, now, agents.Options{})
+	ids := make([]string, len(list))
+	for i, m := range list {
 		ids[i] = m.Identity
 	}
+	scans := agents.ScanAll(t, ids)
 	return Overview{
 		Identity: id,
 		Inbox:    inboxSummary(t, id, now),
-		Members:  members,
-		Recent:   recentActivity(t, ids, float64(now.UnixMilli()), recent),
+		Members:  agents.EnrichScanned(list, scans),
+		Recent:   recentActivity(t, ids, scans, float64(now.UnixMilli()), recent),
 	}
 }
 
@@ -123,33 +123,25 @@ type candidate struct {
 	name  string // "" for a status file
 }
 
-func recentActivity(t *fsutil.Tree, ids []string, nowMs float64, topN int) []Activity {
+func recentActivity(t *fsutil.Tree, ids []string, scans []agents.Scan, nowMs float64, topN int) []Activity {
 	out := []Activity{}
 	if t == nil || topN == 0 {
 		return out
 	}
 	var cands []candidate
-	for _, id := range ids {
-		for _, f := range [...]struct{ dir, kind string }{{"inbox", KindMessage}, {"archive", KindArchive}} {
-			dir := id + "/" + f.dir
-			entries, err := t.ReadDir(dir)
-			if err != nil {
-				continue
-			}
-			slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-			for _, e := range entries {
-				if !message.IsCanonical(e.Name()) {
-					continue
+	for i, id := range ids {
+		for _, f := range [...]struct {
+			entries []agents.Entry
+			kind    string
+		}{{scans[i].Inbox, KindMessage}, {scans[i].Archive, KindArchive}} {
+			for _, e := range f.entries {
+				if e.Regular && message.IsCanonical(e.Name) {
+					cands = append(cands, candidate{e.MtimeMs, f.kind, id, e.Name})
 				}
-				fi, ok := agents.FollowInfo(t, dir+"/"+e.Name(), e)
-				if !ok || !fi.Mode().IsRegular() {
-					continue
-				}
-				cands = append(cands, candidate{agents.MtimeMs(fi), f.kind, id, e.Name()})
 			}
 		}
-		if fi, err := t.Stat(id + "/status"); err == nil && fi.Mode().IsRegular() {
-			cands = append(cands, candidate{agents.MtimeMs(fi), KindStatus, id, ""})
+		if st := scans[i].Status; st != nil && st.Regular {
+			cands = append(cands, candidate{st.MtimeMs, KindStatus, id, ""})
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b candidate) int {
