@@ -13,13 +13,14 @@ package main
 //	predict:"…"  the closed set of values offered by completions
 //	loose:""     (on a command) unknown flags and extra arguments are
 //	             ignored instead of refused
-//	noargs:""    (on a command) any positional is an "unknown flag"
+//	extra:"…"    (on a command) the error for one positional too many
+//	             (%s is the argument), instead of "unexpected arg: %s"
 type cli struct {
 	Message     messageCmd     `cmd:"" aliases:"msg" help:"send/reply/read/archive on the bus"`
 	Watch       watchCmd       `cmd:"" help:"follow inbox arrivals"`
 	Status      statusCmd      `cmd:"" help:"get or set an agent status"`
-	Agents      agentsCmd      `cmd:"" aliases:"members" noargs:"" help:"who's around"`
-	Overview    overviewCmd    `cmd:"" noargs:"" help:"at-a-glance dashboard"`
+	Agents      agentsCmd      `cmd:"" aliases:"members" extra:"unknown flag: %s" help:"who's around"`
+	Overview    overviewCmd    `cmd:"" extra:"unknown flag: %s" help:"at-a-glance dashboard"`
 	Resource    resourceCmd    `cmd:"" help:"publish and list the URLs an agent cares about"`
 	Context     contextCmd     `cmd:"" help:"read or write an agent's restart context"`
 	Sync        syncCmd        `cmd:"" help:"push or pull the store with rsync"`
@@ -27,6 +28,6 @@ type cli struct {
 	Hooks       hooksCmd       `cmd:"" help:"print or install the agent-integration hooks"`
 	Hook        hookCmd        `cmd:"" help:"run one agent-integration hook in process"`
 	Mcp         mcpCmd         `cmd:"" help:"run as an MCP stdio server"`
-	Init        initCmd        `cmd:"" help:"write or merge .mcp.json"`
+	Init        initCmd        `cmd:"" help:"write or merge .mcp.json" extra:"unexpected positional arg: %s"`
 	Completions completionsCmd `cmd:"" help:"print a shell completion script"`
 }

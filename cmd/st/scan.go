@@ -19,10 +19,9 @@ import (
 //   - a value flag given last is "not given", unless it has a missing tag;
 //   - -h/--help stops the scan: earlier errors win, later args are unread;
 //   - any other "-…" is an unknown flag, one positional too many is an
-//     unexpected arg.
+//     unexpected arg (or the command's extra:"…" text, %s = the arg).
 func scan(node *kong.Node, args []string) (canonical []string, help bool, err error) {
 	loose := node.Tag != nil && node.Tag.Has("loose")
-	noargs := node.Tag != nil && node.Tag.Has("noargs")
 	var positionals []string
 	maxPos, unlimited := positionalLimit(node)
 	for i := 0; i < len(args); i++ {
@@ -31,12 +30,12 @@ func scan(node *kong.Node, args []string) (canonical []string, help bool, err er
 			return nil, true, nil
 		}
 		if !strings.HasPrefix(arg, "-") {
-			if noargs {
-				return nil, false, sterr.Msg("unknown flag: %s", arg)
-			}
 			if !unlimited && len(positionals) >= maxPos {
 				if loose {
 					continue
+				}
+				if msg := extraText(node); msg != "" {
+					return nil, false, sterr.Msg("%s", strings.ReplaceAll(msg, "%s", arg))
 				}
 				return nil, false, sterr.Msg("unexpected arg: %s", arg)
 			}
@@ -103,4 +102,13 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// extraText is the command's extra:"…" error text for a surplus
+// positional, or "".
+func extraText(node *kong.Node) string {
+	if node.Tag == nil {
+		return ""
+	}
+	return node.Tag.Get("extra")
 }
