@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
@@ -175,5 +177,60 @@ func TestListSkipsNonCanonical(t *testing.T) {
 	}
 	if got := List(tr, "bob"); got == nil || len(got) != 0 {
 		t.Errorf("List(missing) = %#v, want empty non-nil", got)
+	}
+}
+
+// FuzzRoundTrip: whatever is published reads back the same (URL, title,
+// relation, tags without commas), and Parse never fails on any bytes.
+func FuzzRoundTrip(f *testing.F) {
+	f.Add("https://x.y/z", "the PR", "a,b", "owns", []byte("desc"))
+	f.Add("pty://s", "", "", "", []byte{})
+	f.Add("x://\"q\"\\", "t\n\"x\"", " , ", "relates-to", []byte("---\nnot: fm\n"))
+	f.Fuzz(func(t *testing.T, url, title, tags, relation string, body []byte) {
+		Parse("f", body) // any bytes: must not panic
+		if !ValidURL(url) || !validUTF8(url, title, tags, relation) || !utf8.Valid(body) {
+			return
+		}
+		r := Resource{URL: url, Title: title, Tags: SplitTags(tags), Relation: relation, Body: body}
+		rec := Parse("f", r.Bytes())
+		if rec.URL != url {
+			t.Errorf("url %q read back as %q", url, rec.URL)
+		}
+		if got := deref(rec.Title); got != title && !lossy(title) {
+			t.Errorf("title %q read back as %q", title, got)
+		}
+		if got := deref(rec.Relation); got != relation && !lossy(relation) {
+			t.Errorf("relation %q read back as %q", relation, got)
+		}
+		if rec.Body != string(body) {
+			t.Errorf("body %q read back as %q", body, rec.Body)
+		}
+	})
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// lossy reports values the frontmatter reader drops, as upstream's does:
+// a line holding U+2028 or U+2029 (JavaScript's "." stops there).
+func lossy(s string) bool { return strings.ContainsAny(s, "\u2028\u2029") }
+
+func validUTF8(ss ...string) bool {
+	for _, s := range ss {
+		if !utf8.ValidString(s) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestLossyTitle(t *testing.T) {
+	rec := Parse("f", Resource{URL: "x://y", Title: "a\u2028b"}.Bytes())
+	if rec.Title != nil {
+		t.Errorf("title with U+2028 read back as %q; upstream's reader drops the line", *rec.Title)
 	}
 }
