@@ -8,10 +8,10 @@ package resource
 import (
 	"errors"
 	"io/fs"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
@@ -42,10 +42,29 @@ type Record struct {
 	Body     string   `json:"body"`
 }
 
-var urlRE = regexp.MustCompile(`^[a-z][a-z0-9+.-]*://.+`)
+// ValidURL reports whether url matches upstream's /^[a-z][a-z0-9+.-]*:\/\/.+/
+// (JavaScript semantics: "." is any character but \n, \r, U+2028 and
+// U+2029): a lowercase scheme, "://" and at least one more character.
+// Hand-parsed, so that no regexp is compiled at start-up.
+func ValidURL(url string) bool {
+	if url == "" || url[0] < 'a' || url[0] > 'z' {
+		return false
+	}
+	i := 1
+	for i < len(url) && isSchemeByte(url[i]) {
+		i++
+	}
+	rest, ok := strings.CutPrefix(url[i:], "://")
+	if !ok || rest == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return r != '\n' && r != '\r' && r != '\u2028' && r != '\u2029'
+}
 
-// ValidURL reports whether url has a lowercase scheme, "://" and more.
-func ValidURL(url string) bool { return urlRE.MatchString(url) }
+func isSchemeByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'
+}
 
 // CheckURL returns INVALID_RESOURCE_URL for a url ValidURL refuses.
 func CheckURL(url string) error {

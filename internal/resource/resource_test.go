@@ -63,6 +63,15 @@ func TestCheckURL(t *testing.T) {
 		{"nope", false},
 		{"", false},
 		{"mailto:a@b", false},
+		{"x://\n", false},
+		{"x://\r", false},
+		{"x://\u2028", false},
+		{"x:// ", true},
+		{"x://\x00", true},
+		{"x://\xff", true},
+		{"x://é", true},
+		{"a:b://c", false},
+		{"a//:x", false},
 	}
 	for _, tt := range tests {
 		err := CheckURL(tt.url)
