@@ -8,7 +8,6 @@ import (
 
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
-	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
@@ -48,9 +47,7 @@ func (c *messageLsCmd) Run(a *app) error {
 		return err
 	}
 	t := a.tree()
-	if t != nil {
-		defer t.Close()
-	}
+	defer t.Close()
 	folder := inbox.Inbox
 	if c.Archive {
 		folder = inbox.Archive
@@ -72,7 +69,7 @@ func (c *messageLsCmd) Run(a *app) error {
 		if err != nil {
 			items = []inbox.Item{}
 		}
-		return a.messageJSON(items)
+		return a.printJSON(items)
 	}
 	names, _ := inbox.Select(t, id, folder, f)
 	if c.Count {
@@ -109,7 +106,7 @@ func (c *messageLsCmd) printOrphans(a *app, t *fsutil.Tree, id, folder string, s
 			ts, _ := strconv.ParseInt(n[:13], 10, 64)
 			items = append(items, orphanItem{n, ts})
 		}
-		return a.messageJSON(items)
+		return a.printJSON(items)
 	default:
 		fmt.Fprintln(a.stderr, header)
 		for _, n := range names {
@@ -117,16 +114,6 @@ func (c *messageLsCmd) printOrphans(a *app, t *fsutil.Tree, id, folder string, s
 		}
 	}
 	return nil
-}
-
-// messageJSON writes v as one JSON.stringify-compatible line on stdout.
-func (a *app) messageJSON(v any) error {
-	b, err := jsstr.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(a.stdout, "%s\n", b)
-	return err
 }
 
 // pluralWord picks upstream's word: the singular only for exactly 1.

@@ -30,9 +30,7 @@ func (c *statusCmd) Run(a *app) error {
 			return err
 		}
 		t := a.tree()
-		if t != nil {
-			defer t.Close()
-		}
+		defer t.Close()
 		fmt.Fprintln(a.stdout, status.Effective(t, id, a.now()))
 		return nil
 	}

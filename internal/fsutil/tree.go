@@ -56,8 +56,14 @@ func OpenOrCreate(base string) (*Tree, error) {
 	return Open(base)
 }
 
-// Close releases the tree.
-func (t *Tree) Close() error { return t.root.Close() }
+// Close releases the tree. Closing a nil tree (a root that did not
+// exist) does nothing, so readers can always defer it.
+func (t *Tree) Close() error {
+	if t == nil {
+		return nil
+	}
+	return t.root.Close()
+}
 
 // Base returns the path the tree was opened at, verbatim.
 func (t *Tree) Base() string { return t.base }
