@@ -54,10 +54,14 @@ func buildIndex(t *fsutil.Tree) *index {
 				l := Location{id, folder, n}
 				fields, _, _ := message.Parse(readText(t, l.Path()))
 				c := copyInfo{l, fields["from"], fields["subject"], fields["in-reply-to"]}
-				if _, seen := ix.first[n]; !seen {
+				first, seen := ix.first[n]
+				if !seen {
 					ix.first[n] = c
 				}
-				if p := c.inReplyTo; p != "" && !slices.Contains(ix.children[p], n) {
+				// A twin usually names the same parent as the first copy;
+				// only a divergent one needs the (linear) duplicate check.
+				p := c.inReplyTo
+				if p != "" && (!seen || p != first.inReplyTo && !slices.Contains(ix.children[p], n)) {
 					ix.children[p] = append(ix.children[p], n)
 				}
 			}
