@@ -130,6 +130,11 @@ func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fi, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
 	}
+	// os.Root follows a final symlink that stays inside the root despite
+	// O_NOFOLLOW, so check that the name itself is the file we opened.
+	if lfi, err := t.root.Lstat(rel); err != nil || !os.SameFile(fi, lfi) {
+		return nil, lfi, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
+	}
 	var buf bytes.Buffer
 	buf.Grow(int(fi.Size()) + bytes.MinRead)
 	if _, err := buf.ReadFrom(f); err != nil {
