@@ -317,3 +317,23 @@ func TestLock(t *testing.T) {
 		t.Fatal("waiter never got the lock")
 	}
 }
+
+func TestErrorsNameTheTarget(t *testing.T) {
+	tr, base := open(t)
+	err := tr.WriteAtomic("missing/f", []byte("x"))
+	if want := "write " + filepath.Join(base, "missing", "f") + ": no such file or directory"; err == nil || err.Error() != want {
+		t.Errorf("WriteAtomic error %q, want %q", err, want)
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("errors.Is(%v, ErrNotExist) = false", err)
+	}
+	_, err = tr.Deliver("missing", []byte("x"), func() string { return "m.md" })
+	if want := "deliver to " + filepath.Join(base, "missing") + ": no such file or directory"; err == nil || err.Error() != want {
+		t.Errorf("Deliver error %q, want %q", err, want)
+	}
+	os.WriteFile(filepath.Join(base, "file"), nil, 0o666)
+	err = tr.MkdirAll("file/sub")
+	if want := "mkdir " + filepath.Join(base, "file", "sub") + ": not a directory"; err == nil || err.Error() != want {
+		t.Errorf("MkdirAll error %q, want %q", err, want)
+	}
+}

@@ -64,7 +64,7 @@ func (t *Tree) Base() string { return t.base }
 
 // MkdirAll creates rel and its parents inside the tree.
 func (t *Tree) MkdirAll(rel string) error {
-	return t.root.MkdirAll(rel, dirPerm)
+	return t.pathError("mkdir", rel, t.root.MkdirAll(rel, dirPerm))
 }
 
 // IsDir reports whether rel is a directory (symlinks followed within the tree).
