@@ -244,3 +244,21 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkParse(b *testing.B) {
+	text := string(Message{From: "alice", Subject: "re: hello", InReplyTo: "1714826789012-abcdef.md", Tags: []string{"review", "needs work"}, Priority: "high", Body: []byte(strings.Repeat("body text\n", 20))}.Bytes())
+	b.ReportAllocs()
+	for b.Loop() {
+		if f, _, ok := Parse(text); !ok || f["from"] != "alice" {
+			b.Fatal("parse")
+		}
+	}
+}
+
+func BenchmarkBytes(b *testing.B) {
+	m := Message{From: "alice", Subject: "re: hello", Tags: []string{"review", "needs work"}, Body: []byte("body\n")}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Bytes()
+	}
+}

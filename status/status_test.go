@@ -206,3 +206,29 @@ func TestRefresh(t *testing.T) {
 		assertNoTemps(t, filepath.Join(root, "alice"))
 	}
 }
+
+func BenchmarkEffective(b *testing.B) {
+	root := b.TempDir()
+	os.MkdirAll(filepath.Join(root, "alice"), 0o777)
+	os.WriteFile(filepath.Join(root, "alice", "status"), []byte("busy\n"), 0o666)
+	tr, _ := fsutil.Open(root)
+	defer tr.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if Effective(tr, "alice", time.Now()) != "busy" {
+			b.Fatal("wrong state")
+		}
+	}
+}
+
+func BenchmarkSet(b *testing.B) {
+	root := b.TempDir()
+	os.MkdirAll(filepath.Join(root, "alice"), 0o777)
+	tr, _ := fsutil.Open(root)
+	defer tr.Close()
+	for b.Loop() {
+		if err := Set(tr, "alice", "busy"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
