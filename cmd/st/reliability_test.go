@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -133,6 +134,8 @@ func TestProcessReliability(t *testing.T) {
 	bin := buildST(t)
 	t.Run("concurrent senders", func(t *testing.T) { testConcurrentSenders(t, bin) })
 	t.Run("killed senders", func(t *testing.T) { testKilledSenders(t, bin) })
+	t.Run("killed rewriters", func(t *testing.T) { testKilledRewriters(t, bin) })
+	t.Run("concurrent appends and sets", func(t *testing.T) { testConcurrentAppends(t, bin) })
 	t.Run("full disk", func(t *testing.T) { testFullDisk(t, bin) })
 	t.Run("read-only folder", func(t *testing.T) { testReadOnly(t, bin) })
 	t.Run("unusable root", func(t *testing.T) { testUnusableRoot(t, bin) })
@@ -628,5 +631,102 @@ func testTerminalStdin(t *testing.T, bin string) {
 	cmd.Stdin = pts
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("-m with a terminal stdin: %v %s", err, out)
+	}
+}
+
+// testKilledRewriters SIGKILLs `context write` and `status --set` at
+// random moments: now.md and status always hold one whole version.
+func testKilledRewriters(t *testing.T, bin string) {
+	root := filepath.Join(t.TempDir(), "store")
+	env := stEnv(root)
+	versions := map[string]bool{}
+	bodies := make([][]byte, 4)
+	for i := range bodies {
+		bodies[i] = append(bytes.Repeat([]byte{byte('a' + i)}, 256<<10), '\n')
+		versions[string(bodies[i])] = true
+	}
+	states := []string{"busy", "away", "dnd", "available"}
+	var span time.Duration
+	for range 3 {
+		begin := time.Now()
+		runST(t, bin, env, bodies[0], "context", "write")
+		span += time.Since(begin)
+	}
+	span = span / 3 * 3 / 2
+	now := filepath.Join(root, "alice", "context", "now.md")
+	statusFile := filepath.Join(root, "alice", "status")
+	for i := range 80 {
+		w := exec.Command(bin, "context", "write")
+		w.Env, w.Stdin = env, bytes.NewReader(bodies[i%len(bodies)])
+		s := exec.Command(bin, "status", "--set", states[i%len(states)])
+		s.Env = env
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rand.Int64N(int64(span))))
+		w.Process.Signal(syscall.SIGKILL)
+		s.Process.Signal(syscall.SIGKILL)
+		w.Wait()
+		s.Wait()
+		if data, err := os.ReadFile(now); err != nil || !versions[string(data)] {
+			t.Fatalf("now.md after kill %d: %d bytes, %v", i, len(data), err)
+		}
+		if data, err := os.ReadFile(statusFile); err == nil && !slices.Contains(states, strings.TrimSuffix(string(data), "\n")) {
+			t.Fatalf("status after kill %d: %q", i, data)
+		}
+	}
+}
+
+// testConcurrentAppends runs decision appends and status sets from many
+// processes at once: every entry lands once, the status is one whole state.
+func testConcurrentAppends(t *testing.T, bin string) {
+	root := filepath.Join(t.TempDir(), "store")
+	env := stEnv(root)
+	const procs, each = 8, 25
+	var wg sync.WaitGroup
+	for p := range procs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				cmd := exec.Command(bin, "context", "append", "--decision", fmt.Sprintf("d %d %d", p, i), "--why", "w")
+				cmd.Env = env
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("append: %v %s", err, out)
+				}
+				cmd = exec.Command(bin, "status", "--set", []string{"busy", "away"}[i%2])
+				cmd.Env = env
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("status: %v %s", err, out)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	r := runST(t, bin, env, nil, "context", "read", "--decisions")
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if len(lines) != procs*each {
+		t.Errorf("%d decision lines, want %d", len(lines), procs*each)
+	}
+	seen := map[string]bool{}
+	for _, l := range lines {
+		seen[l[strings.Index(l, "Z ")+2:]] = true
+	}
+	for p := range procs {
+		for i := range each {
+			if want := fmt.Sprintf("d %d %d. why: w.", p, i); !seen[want] {
+				t.Errorf("missing %q", want)
+			}
+		}
+	}
+	if files := walkFiles(t, filepath.Join(root, "alice")); len(files) != procs*each+1 {
+		t.Errorf("%d files under alice/, want %d entries + status (temp left?)", len(files), procs*each+1)
+	}
+	data, _ := os.ReadFile(filepath.Join(root, "alice", "status"))
+	if s := string(data); s != "busy\n" && s != "away\n" {
+		t.Errorf("status = %q", s)
 	}
 }
