@@ -115,11 +115,24 @@ var ErrNotRegular = errors.New("not a regular file")
 // ReadRegular reads rel only if it is a regular file. It never follows a
 // final symlink and never blocks on a FIFO planted under a message name.
 func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
-	f, err := t.root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	// os.Root follows a final symlink that stays inside the root despite
+	// O_NOFOLLOW, so the name is checked with Lstat in its folder first
+	// and the opened file must be the one checked.
+	dir, name := split(rel)
+	sub, err := t.root.OpenRoot(dir)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, nil, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
-		}
+		return nil, nil, err
+	}
+	defer sub.Close()
+	lfi, err := sub.Lstat(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !lfi.Mode().IsRegular() {
+		return nil, lfi, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
+	}
+	f, err := sub.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
@@ -127,21 +140,15 @@ func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if !fi.Mode().IsRegular() {
+	if !fi.Mode().IsRegular() || !os.SameFile(fi, lfi) {
 		return nil, fi, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
-	}
-	// os.Root follows a final symlink that stays inside the root despite
-	// O_NOFOLLOW, so check that the name itself is the file we opened.
-	if lfi, err := t.root.Lstat(rel); err != nil || !os.SameFile(fi, lfi) {
-		return nil, lfi, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(fi.Size()) + bytes.MinRead)
 	if _, err := buf.ReadFrom(f); err != nil {
 		return nil, nil, err
 	}
-	data := buf.Bytes()
-	return data, fi, nil
+	return buf.Bytes(), fi, nil
 }
 
 // syncDir makes the names in folder rel durable.
