@@ -3,6 +3,7 @@ package fsutil
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -335,5 +336,62 @@ func TestErrorsNameTheTarget(t *testing.T) {
 	err = tr.MkdirAll("file/sub")
 	if want := "mkdir " + filepath.Join(base, "file", "sub") + ": not a directory"; err == nil || err.Error() != want {
 		t.Errorf("MkdirAll error %q, want %q", err, want)
+	}
+}
+
+func TestReadDir(t *testing.T) {
+	tr, base := open(t)
+	dir := filepath.Join(base, "a", "in")
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o777)
+	os.WriteFile(filepath.Join(dir, "f.md"), []byte("12345"), 0o666)
+	os.Symlink("f.md", filepath.Join(dir, "link.md"))
+	syscall.Mkfifo(filepath.Join(dir, "fifo.md"), 0o666)
+	// Run from another folder: Info must not resolve against the cwd.
+	t.Chdir(t.TempDir())
+	entries, err := tr.ReadDir("a/in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]fs.FileMode{}
+	for _, e := range entries {
+		types[e.Name()] = e.Type()
+		fi, err := e.Info()
+		if err != nil {
+			t.Errorf("%s: Info: %v", e.Name(), err)
+			continue
+		}
+		if fi.Mode().Type() != e.Type() || fi.Name() != e.Name() {
+			t.Errorf("%s: Info mode %v, Type %v", e.Name(), fi.Mode(), e.Type())
+		}
+		if e.Name() == "f.md" && fi.Size() != 5 {
+			t.Errorf("f.md size %d", fi.Size())
+		}
+	}
+	want := map[string]fs.FileMode{"sub": fs.ModeDir, "f.md": 0, "link.md": fs.ModeSymlink, "fifo.md": fs.ModeNamedPipe}
+	if fmt.Sprint(types) != fmt.Sprint(want) {
+		t.Errorf("types %v, want %v", types, want)
+	}
+	if _, err := tr.ReadDir("missing"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing folder: %v", err)
+	}
+	os.Symlink(t.TempDir(), filepath.Join(base, "out"))
+	if _, err := tr.ReadDir("out"); err == nil {
+		t.Error("ReadDir followed a symlink out of the tree")
+	}
+}
+
+func BenchmarkReadDir10000(b *testing.B) {
+	base := b.TempDir()
+	tr, _ := Open(base)
+	defer tr.Close()
+	tr.MkdirAll("in")
+	for i := range 10000 {
+		os.WriteFile(filepath.Join(base, "in", fmt.Sprintf("%013d-abcdef.md", i)), nil, 0o666)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if e, err := tr.ReadDir("in"); err != nil || len(e) != 10000 {
+			b.Fatal(err)
+		}
 	}
 }

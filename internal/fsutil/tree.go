@@ -24,6 +24,8 @@ import (
 	"path"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // Permissions match what Node's fs functions create under the umask.
@@ -98,14 +100,58 @@ func (t *Tree) ReadDirNames(rel string) ([]string, error) {
 	return f.Readdirnames(-1)
 }
 
-// ReadDir lists the entries of folder rel, unsorted.
+// ReadDir lists the entries of folder rel, unsorted. Types come from the
+// folder listing itself; Info stats the entry inside the tree.
 func (t *Tree) ReadDir(rel string) ([]fs.DirEntry, error) {
 	f, err := t.root.Open(rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return f.ReadDir(-1)
+	// A folder opened in an os.Root lstats every entry while listing (Go
+	// 1.26), which dominates listing a big inbox. A duplicate descriptor
+	// opened outside the Root lists with the types the kernel returns;
+	// the entries' Info goes back through the Root.
+	raw := dupFile(f)
+	if raw == nil {
+		return f.ReadDir(-1)
+	}
+	defer raw.Close()
+	entries, err := raw.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range entries {
+		entries[i] = rootEntry{e, t, path.Join(rel, e.Name())}
+	}
+	return entries, nil
+}
+
+// rootEntry is a listed entry whose Info is an Lstat inside the tree
+// (the plain entry would stat its path relative to the working folder).
+type rootEntry struct {
+	fs.DirEntry
+	t   *Tree
+	rel string
+}
+
+func (e rootEntry) Info() (fs.FileInfo, error) { return e.t.root.Lstat(e.rel) }
+
+// dupFile returns a close-on-exec duplicate of f as a plain *os.File, or
+// nil when that fails.
+func dupFile(f *os.File) *os.File {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	nfd := -1
+	sc.Control(func(fd uintptr) {
+		nfd, err = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
+	})
+	if err != nil || nfd < 0 {
+		return nil
+	}
+	return os.NewFile(uintptr(nfd), f.Name())
 }
 
 // ErrNotRegular is returned when a file to read is a symlink, a FIFO, a
