@@ -121,3 +121,36 @@ func BenchmarkListParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkListParseSub is BenchmarkListParse reading through a folder
+// tree (fsutil.Tree.Sub), as a listing of many files should.
+func BenchmarkListParseSub(b *testing.B) {
+	base := b.TempDir()
+	dir := filepath.Join(base, "bob", "inbox")
+	os.MkdirAll(dir, 0o777)
+	for i := range 1000 {
+		m := message.Message{From: "alice", Subject: "subject line", Tags: []string{"x"}, Body: []byte("body\n")}
+		os.WriteFile(filepath.Join(dir, message.NewName(time.UnixMilli(1795966371663+int64(i)))), m.Bytes(), 0o666)
+	}
+	tr, _ := fsutil.Open(base)
+	defer tr.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		sub, err := tr.Sub("bob/inbox")
+		if err != nil {
+			b.Fatal(err)
+		}
+		names, _ := sub.ReadDirNames(".")
+		slices.Sort(names)
+		for _, n := range names {
+			data, _, err := sub.ReadRegular(n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if f, _, _ := message.Parse(string(data)); f["from"] != "alice" {
+				b.Fatal("bad parse")
+			}
+		}
+		sub.Close()
+	}
+}

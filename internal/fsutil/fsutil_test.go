@@ -395,3 +395,30 @@ func BenchmarkReadDir10000(b *testing.B) {
 		}
 	}
 }
+
+func TestSub(t *testing.T) {
+	tr, base := open(t)
+	os.MkdirAll(filepath.Join(base, "bob", "inbox"), 0o777)
+	os.WriteFile(filepath.Join(base, "bob", "inbox", "m.md"), []byte("x"), 0o666)
+	os.WriteFile(filepath.Join(base, "secret"), []byte("s"), 0o666)
+	os.Symlink("../../secret", filepath.Join(base, "bob", "inbox", "up.md"))
+	sub, err := tr.Sub("bob/inbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	if data, _, err := sub.ReadRegular("m.md"); err != nil || string(data) != "x" {
+		t.Errorf("ReadRegular(m.md) = %q, %v", data, err)
+	}
+	if sub.Base() != filepath.Join(base, "bob", "inbox") {
+		t.Errorf("Base = %q", sub.Base())
+	}
+	for _, rel := range []string{"up.md", "../../secret", "/secret"} {
+		if data, _, err := sub.ReadRegular(rel); err == nil {
+			t.Errorf("ReadRegular(%q) escaped the folder: %q", rel, data)
+		}
+	}
+	if _, err := tr.Sub("bob/missing"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Sub of a missing folder: %v", err)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -56,6 +57,17 @@ func OpenOrCreate(base string) (*Tree, error) {
 		return nil, err
 	}
 	return Open(base)
+}
+
+// Sub opens folder rel as a tree of its own, confined to it. Reading many
+// files of one folder through it (ReadRegular of bare names) skips walking
+// the path from the root for every file. Close it when done.
+func (t *Tree) Sub(rel string) (*Tree, error) {
+	r, err := t.root.OpenRoot(rel)
+	if err != nil {
+		return nil, err
+	}
+	return &Tree{base: filepath.Join(t.base, filepath.FromSlash(rel)), root: r}, nil
 }
 
 // Close releases the tree.
@@ -165,11 +177,14 @@ func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
 	// O_NOFOLLOW, so the name is checked with Lstat in its folder first
 	// and the opened file must be the one checked.
 	dir, name := split(rel)
-	sub, err := t.root.OpenRoot(dir)
-	if err != nil {
-		return nil, nil, err
+	sub := t.root
+	if dir != "." {
+		var err error
+		if sub, err = t.root.OpenRoot(dir); err != nil {
+			return nil, nil, err
+		}
+		defer sub.Close()
 	}
-	defer sub.Close()
 	lfi, err := sub.Lstat(name)
 	if err != nil {
 		return nil, nil, err
