@@ -31,8 +31,8 @@ func (c *statusCmd) Run(a *app) error {
 		}
 		t := a.tree()
 		defer t.Close()
-		fmt.Fprintln(a.stdout, status.Effective(t, id, a.now()))
-		return nil
+		_, err = fmt.Fprintln(a.stdout, status.Effective(t, id, a.now()))
+		return err
 	}
 	// Upstream creates the folders before it validates the state.
 	id, err := a.resolve(c.Agent, layout.Create)
@@ -47,6 +47,6 @@ func (c *statusCmd) Run(a *app) error {
 	if err := status.Set(t, id, *c.Set); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "status: %s\n", *c.Set)
-	return nil
+	_, err = fmt.Fprintf(a.stdout, "status: %s\n", *c.Set)
+	return err
 }
