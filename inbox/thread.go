@@ -47,12 +47,13 @@ func buildIndex(t *fsutil.Tree) *index {
 	for _, id := range ids {
 		for _, folder := range []string{Inbox, Archive} {
 			names, _ := regularNames(t, id+"/"+folder)
-			for _, n := range names {
+			texts := readCanonical(t, id+"/"+folder, names)
+			for i, n := range names {
 				if !message.IsCanonical(n) {
 					continue
 				}
 				l := Location{id, folder, n}
-				fields, _, _ := message.Parse(readText(t, l.Path()))
+				fields, _, _ := message.Parse(texts[i])
 				c := copyInfo{l, fields["from"], fields["subject"], fields["in-reply-to"]}
 				first, seen := ix.first[n]
 				if !seen {

@@ -42,3 +42,31 @@ func BenchmarkThread10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkItems10k is `st message ls --json` over an inbox of 10,000
+// messages minus process start-up (issue 2's target: under 100 ms).
+func BenchmarkItems10k(b *testing.B) {
+	root := b.TempDir()
+	dir := filepath.Join(root, "alice", "inbox")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 10000 {
+		name := fmt.Sprintf("%013d-%06d.md", 1700000000000+i, i)
+		body := fmt.Sprintf("---\nfrom: bob\nsubject: s%d\ntags: [a, b]\n---\nbody %d\n", i, i)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o666); err != nil {
+			b.Fatal(err)
+		}
+	}
+	t, err := fsutil.Open(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer t.Close()
+	for b.Loop() {
+		items, err := Items(t, "alice", Inbox, Filter{})
+		if err != nil || len(items) != 10000 {
+			b.Fatalf("Items = %d, %v", len(items), err)
+		}
+	}
+}

@@ -77,10 +77,7 @@ func (c *messageLsCmd) Run(a *app) error {
 		return nil
 	}
 	fmt.Fprintf(a.stderr, "# %d %s in %s\n", len(names), pluralWord(len(names), "message", "messages"), folder)
-	for _, n := range names {
-		fmt.Fprintln(a.stdout, n)
-	}
-	return nil
+	return a.printLines(names)
 }
 
 // orphanItem is one entry of `ls --orphans --json`.
@@ -109,9 +106,7 @@ func (c *messageLsCmd) printOrphans(a *app, t *fsutil.Tree, id, folder string, s
 		return a.printJSON(items)
 	default:
 		fmt.Fprintln(a.stderr, header)
-		for _, n := range names {
-			fmt.Fprintln(a.stdout, n)
-		}
+		return a.printLines(names)
 	}
 	return nil
 }
