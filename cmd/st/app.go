@@ -4,9 +4,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
@@ -73,22 +73,21 @@ func (a *app) writableTree() (*fsutil.Tree, error) {
 	return fsutil.OpenOrCreate(a.root())
 }
 
-// isTerminal reports whether r is a terminal, as isatty(3) does: other
-// character devices such as /dev/null are not (st-compat.md §6.2 reads
-// them like a pipe).
+// isTerminal reports whether r is a terminal. Only a real TTY counts:
+// /dev/null and other character devices are read like a pipe.
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		return false
 	}
-	rc, err := f.SyscallConn()
+	sc, err := f.SyscallConn()
 	if err != nil {
 		return false
 	}
-	var errno syscall.Errno
-	err = rc.Control(func(fd uintptr) {
-		var t syscall.Termios
-		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, ioctlReadTermios, uintptr(unsafe.Pointer(&t)))
+	tty := false
+	sc.Control(func(fd uintptr) {
+		_, err := unix.IoctlGetTermios(int(fd), ioctlReadTermios)
+		tty = err == nil
 	})
-	return err == nil && errno == 0
+	return tty
 }

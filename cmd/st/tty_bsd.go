@@ -1,9 +1,7 @@
-//go:build darwin || dragonfly || freebsd || netbsd || openbsd
+//go:build darwin || freebsd || netbsd || openbsd || dragonfly
 
 package main
 
-import "syscall"
+import "golang.org/x/sys/unix"
 
-// ioctlReadTermios is the ioctl that reads a terminal's settings; it
-// fails on anything that is not a terminal.
-const ioctlReadTermios = syscall.TIOCGETA
+const ioctlReadTermios = unix.TIOCGETA

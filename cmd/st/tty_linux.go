@@ -1,7 +1,5 @@
 package main
 
-import "syscall"
+import "golang.org/x/sys/unix"
 
-// ioctlReadTermios is the ioctl that reads a terminal's settings; it
-// fails on anything that is not a terminal.
-const ioctlReadTermios = syscall.TCGETS
+const ioctlReadTermios = unix.TCGETS
