@@ -30,7 +30,7 @@ func narrow(t reflect.Type, args []string) (reflect.Type, bool) {
 		if _, isCmd := f.Tag.Lookup("cmd"); !isCmd {
 			continue
 		}
-		if commandName(f) == args[0] || slices.Contains(strings.Split(f.Tag.Get("aliases"), ","), args[0]) {
+		if commandName(f) == args[0] || isAlias(f, args[0]) {
 			return keepOnly(f, args[1:]), true
 		}
 		if f.Tag.Get("default") == "withargs" {
@@ -51,6 +51,11 @@ func keepOnly(f reflect.StructField, rest []string) reflect.Type {
 	}
 	f.Index, f.Offset = nil, 0
 	return reflect.StructOf([]reflect.StructField{f})
+}
+
+func isAlias(f reflect.StructField, name string) bool {
+	aliases := f.Tag.Get("aliases")
+	return aliases != "" && slices.Contains(strings.Split(aliases, ","), name)
 }
 
 // commandName is kong's name for a command field: its name tag, else the
