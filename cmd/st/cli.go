@@ -13,6 +13,8 @@ package main
 //	predict:"…"  the closed set of values offered by completions
 //	loose:""     (on a command) unknown flags and extra arguments are
 //	             ignored instead of refused
+//	extra:"…"    (on a command) the error for one positional too many
+//	             (%s is the argument), instead of "unexpected arg: %s"
 type cli struct {
 	Message     messageCmd     `cmd:"" aliases:"msg" help:"send/reply/read/archive on the bus"`
 	Watch       watchCmd       `cmd:"" help:"follow inbox arrivals"`
@@ -27,6 +29,6 @@ type cli struct {
 	Hook        hookCmd        `cmd:"" help:"run one agent-integration hook in process"`
 	Events      eventsCmd      `cmd:"" help:"print or prune the hook event log"`
 	Mcp         mcpCmd         `cmd:"" help:"run as an MCP stdio server"`
-	Init        initCmd        `cmd:"" help:"write or merge .mcp.json"`
+	Init        initCmd        `cmd:"" help:"write or merge .mcp.json" extra:"unexpected positional arg: %s"`
 	Completions completionsCmd `cmd:"" help:"print a shell completion script"`
 }
