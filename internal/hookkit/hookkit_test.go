@@ -403,7 +403,7 @@ func TestDenyRules(t *testing.T) {
 	}{
 		{"bash match", "Bash", `{"command":"sudo rm -rf / --no-preserve-root"}`, "No recursive deletes from the root.", true},
 		{"bash no match", "Bash", `{"command":"rm -rf ./build"}`, "", false},
-		{"tool list, default reason", "Write", `{"file_path":"/w/.env"}`, `Denied by an st deny rule (tool "Edit|Write", pattern "\\.env$").`, true},
+		{"tool list, default reason", "Write", `{"file_path":"/w/.env"}`, `Denied by an st deny rule (tool: Edit|Write; pattern: \.env$).`, true},
 		{"other tool not in list", "Read", `{"file_path":"/w/.env"}`, "", false},
 		{"any tool", "Read", `{"file_path":"/w/secrets/key"}`, "secrets are off limits", true},
 		{"any tool on a command", "Bash", `{"command":"cat secrets/key"}`, "secrets are off limits", true},

@@ -81,7 +81,11 @@ func (d DenyRules) Match(toolName string, in ToolInput) (reason string, denied b
 		if r.reason != "" {
 			return r.reason, true
 		}
-		return fmt.Sprintf("Denied by an st deny rule (tool %q, pattern %q).", r.rule.Tool, r.rule.Pattern), true
+		tool := r.rule.Tool
+		if tool == "" {
+			tool = "*"
+		}
+		return fmt.Sprintf("Denied by an st deny rule (tool: %s; pattern: %s).", tool, r.rule.Pattern), true
 	}
 	return "", false
 }

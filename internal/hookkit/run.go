@@ -2,7 +2,6 @@ package hookkit
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -82,7 +81,10 @@ func Run(stEvent string, stdin []byte, env Env) Result {
 	if env.Agent == "" {
 		return Result{} // no agent: nowhere to record, nothing to say
 	}
-	t, err := fsutil.OpenOrCreate(env.Root)
+	t, err := fsutil.Open(env.Root)
+	if err != nil && createsRoot[stEvent] {
+		t, err = fsutil.OpenOrCreate(env.Root)
+	}
 	if err != nil {
 		return Result{}
 	}
@@ -117,9 +119,18 @@ func Run(stEvent string, stdin []byte, env Env) Result {
 	return res
 }
 
+// createsRoot lists the events that may create the store: they send a
+// message, set a status or spool a prompt.
+var createsRoot = map[string]bool{Notification: true, SessionEnd: true, UserPromptSubmit: true}
+
 // Append stamps the hook's duration on ev and appends it to the agent's
-// event log; errors are dropped (the log must never fail a hook).
+// event log; errors are dropped (the log must never fail a hook). Only
+// an existing agent folder gets a log: a hook never creates an agent
+// just to record an event.
 func Append(ctx context.Context, t *fsutil.Tree, env Env, ev *events.Event) {
+	if !t.IsDir(env.Agent) {
+		return
+	}
 	if !env.Start.IsZero() {
 		ev.HookUS = time.Since(env.Start).Microseconds()
 	}
@@ -128,7 +139,8 @@ func Append(ctx context.Context, t *fsutil.Tree, env Env, ev *events.Event) {
 
 // Record appends the event line for a hook handled elsewhere (the
 // session-boundary hooks): payload is its stdin when it read one, else
-// nil and the session comes from session (CLAUDE_CODE_SESSION_ID).
+// nil and the session comes from session (CLAUDE_CODE_SESSION_ID). It
+// creates nothing but the agent's events folder.
 func Record(stEvent string, payload []byte, session string, env Env) {
 	if env.Agent == "" {
 		return
@@ -138,7 +150,7 @@ func Record(stEvent string, payload []byte, session string, env Env) {
 		p.SessionID = session
 	}
 	ev := NewEvent(EventName(stEvent, &p), &p, env.now())
-	t, err := fsutil.OpenOrCreate(env.Root)
+	t, err := fsutil.Open(env.Root)
 	if err != nil {
 		return
 	}
@@ -314,26 +326,31 @@ func StopFailureRetry(stdin []byte, env Env) Result {
 }
 
 // DigestFor builds the pre-compact digest for agent from its session
-// logs written since now.md's last write (since; zero: everything).
+// logs written since now.md's last write (since; zero when now.md was
+// never written: the latest session log only).
 func DigestFor(t *fsutil.Tree, agent string, since time.Time) string {
 	if t == nil {
 		return ""
 	}
-	names, err := t.ReadDirNames(events.Dir(agent))
-	if err != nil {
-		return ""
+	var rels []string
+	if since.IsZero() {
+		if rel, _, ok := events.Latest(t, agent); ok {
+			rels = []string{rel}
+		}
+	} else if names, err := t.ReadDirNames(events.Dir(agent)); err == nil {
+		for _, name := range names {
+			if events.IsLogName(name) {
+				rels = append(rels, events.Dir(agent)+"/"+name)
+			}
+		}
 	}
 	var all []events.Event
-	for _, name := range names {
-		if !events.IsLogName(name) {
-			continue
-		}
-		rel := events.Dir(agent) + "/" + name
+	for _, rel := range rels {
 		if fi, err := t.Lstat(rel); err != nil || fi.ModTime().Before(since) {
 			continue
 		}
 		evs, err := events.TailFile(t, rel, DigestBytes)
-		if err != nil && !errors.Is(err, fsutil.ErrNotRegular) {
+		if err != nil {
 			continue
 		}
 		all = append(all, evs...)

@@ -16,6 +16,7 @@ import (
 func testEnv(t *testing.T) (Env, string) {
 	t.Helper()
 	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "alice"), 0o777)
 	return Env{Root: root, Agent: "alice", Now: func() time.Time { return t0 }, Config: DefaultConfig(),
 		Knobs: KnobsFrom(func(string) string { return "" })}, root
 }
@@ -311,6 +312,19 @@ func TestRecord(t *testing.T) {
 	Record("session-start", nil, "s8", env)
 	if _, err := os.Stat(filepath.Join(root, "alice/events/s8.jsonl")); err == nil {
 		t.Error("recorded without an agent")
+	}
+	// A hook never creates an agent (or the store) to record an event.
+	env.Agent = "bob"
+	Record("session-start", nil, "s1", env)
+	Run(PostToolUse, []byte(`{"session_id":"s1","tool_name":"Read"}`), env)
+	if _, err := os.Stat(filepath.Join(root, "bob")); err == nil {
+		t.Error("recording created the agent's folder")
+	}
+	env.Root = filepath.Join(root, "nostore")
+	Record("session-start", nil, "s1", env)
+	Run(PreToolUse, []byte(`{"session_id":"s1","tool_name":"Read"}`), env)
+	if _, err := os.Stat(env.Root); err == nil {
+		t.Error("recording created the store")
 	}
 }
 
