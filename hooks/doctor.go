@@ -155,7 +155,6 @@ func fire(h Handler, opt DoctorOptions) (ms int64, problem string) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", h.Command)
 	cmd.Env = env
-	cmd.Dir = tmp
 	cmd.Stdin = bytes.NewReader(Sample(event))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
