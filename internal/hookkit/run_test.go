@@ -446,3 +446,26 @@ func TestDigestFor(t *testing.T) {
 		t.Errorf("DigestFor(no log) = %q", got)
 	}
 }
+
+// BenchmarkRunPostToolUse is the in-process cost of the hottest hook.
+func BenchmarkRunPostToolUse(b *testing.B) {
+	root := b.TempDir()
+	os.MkdirAll(filepath.Join(root, "alice"), 0o777)
+	env := Env{Root: root, Agent: "alice", Config: DefaultConfig(), Knobs: KnobsFrom(func(string) string { return "" })}
+	in := []byte(`{"session_id":"s1","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_response":{"stdout":"ok"},"duration_ms":1200}`)
+	for b.Loop() {
+		Run(PostToolUse, in, env)
+	}
+}
+
+// BenchmarkRunPreToolUseDeny is pre-tool-use with deny rules to compile.
+func BenchmarkRunPreToolUseDeny(b *testing.B) {
+	root := b.TempDir()
+	os.MkdirAll(filepath.Join(root, "alice"), 0o777)
+	env := Env{Root: root, Agent: "alice", Config: ParseConfig([]byte("deny:\n  - {tool: Bash, pattern: 'rm\\s+-rf', reason: no}\n")),
+		Knobs: KnobsFrom(func(string) string { return "" })}
+	in := []byte(`{"session_id":"s1","tool_name":"Read","tool_input":{"file_path":"/etc/hostname"}}`)
+	for b.Loop() {
+		Run(PreToolUse, in, env)
+	}
+}
