@@ -139,6 +139,9 @@ func (a *app) stopFailureRetry() (err error) {
 	if err := a.runHook(hooks.StopFailure, hooks.Options{}); err != nil {
 		return err
 	}
+	if a.env.Get("ST_HOOK_TEST_PANIC") == "1" {
+		panic("hookkit: test panic")
+	}
 	env := a.hookEnv(hooks.StopFailure, start)
 	return a.printHookResult(hookkit.StopFailureRetry(stdin, env))
 }

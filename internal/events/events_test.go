@@ -474,3 +474,19 @@ func benchAppend(b *testing.B, lines int) {
 // The two figures must match: an append never reads the log.
 func BenchmarkAppendEmptyLog(b *testing.B)  { benchAppend(b, 0) }
 func BenchmarkAppend200kLines(b *testing.B) { benchAppend(b, 200_000) }
+
+// FuzzParse reads arbitrary log bytes: Lines and Parse never panic and
+// a parsed event always has a time and a name.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"ts":"2026-07-21T10:00:00.000Z","event":"Stop","session":"s1","hook_us":1}` + "\n"))
+	f.Add([]byte("\x00\x00\n{\"ts\":1}\n{"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, l := range Lines(data) {
+			if e, ok := Parse(l); ok {
+				if _, tok := e.Time(); !tok || e.Event == "" {
+					t.Fatalf("accepted %q", l)
+				}
+			}
+		}
+	})
+}
