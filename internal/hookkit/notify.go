@@ -37,35 +37,3 @@ func OperatorNote(agent string, p *Payload) (subject, body string) {
 	}
 	return subject, b.String()
 }
-
-// waitingTypes are the notifications after which an agent cannot go on
-// without a human.
-var waitingTypes = map[string]bool{
-	"permission_prompt": true, "idle_prompt": true, "elicitation_dialog": true,
-	"elicitation_url_dialog": true, "agent_needs_input": true,
-}
-
-// Waiting describes an agent waiting on a human.
-type Waiting struct {
-	Session string `json:"session"`
-	Type    string `json:"type"`
-	Title   string `json:"title,omitempty"`
-	Since   string `json:"since"` // the notification's ts
-}
-
-// WaitingOn reports whether a session's recent events (oldest first) end
-// in a notification that needs a human and that nothing answered: any
-// later event other than another notification (a prompt, a tool call,
-// a stop, the session's end) means someone did.
-func WaitingOn(evs []events.Event) (Waiting, bool) {
-	for i := len(evs) - 1; i >= 0; i-- {
-		e := &evs[i]
-		if e.Event != "Notification" {
-			return Waiting{}, false
-		}
-		if waitingTypes[e.Type] {
-			return Waiting{Session: e.Session, Type: e.Type, Title: e.Title, Since: e.TS}, true
-		}
-	}
-	return Waiting{}, false
-}

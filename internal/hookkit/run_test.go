@@ -269,7 +269,7 @@ func TestRunNotification(t *testing.T) {
 	if boss, _ := os.ReadDir(filepath.Join(root, "boss/inbox")); len(boss) != 1 {
 		t.Errorf("boss inbox holds %d, want 1", len(boss))
 	}
-	if w, ok := WaitingOn(logLines(t, root, "s1")); !ok || w.Type != "idle_prompt" {
+	if w, ok := events.WaitingOn(logLines(t, root, "s1")); !ok || w.Type != "idle_prompt" {
 		t.Errorf("waiting = %+v, %v", w, ok)
 	}
 }
