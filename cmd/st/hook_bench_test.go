@@ -21,30 +21,30 @@ import (
 // Each benchmark reports the median wall time of one run (median-ms).
 
 var (
-	stBinOnce sync.Once
-	stBinPath string
-	stBinErr  error
+	benchBinOnce sync.Once
+	benchBinPath string
+	benchBinErr  error
 )
 
 // builtSt builds the real st binary once per test process.
 func builtSt(b *testing.B) string {
-	stBinOnce.Do(func() {
+	benchBinOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "st-bench")
 		if err != nil {
-			stBinErr = err
+			benchBinErr = err
 			return
 		}
-		stBinPath = filepath.Join(dir, "st")
-		out, err := exec.Command("go", "build", "-o", stBinPath, ".").CombinedOutput()
+		benchBinPath = filepath.Join(dir, "st")
+		out, err := exec.Command("go", "build", "-o", benchBinPath, ".").CombinedOutput()
 		if err != nil {
-			stBinErr = err
+			benchBinErr = err
 			b.Log(string(out))
 		}
 	})
-	if stBinErr != nil {
-		b.Skipf("cannot build st: %v", stBinErr)
+	if benchBinErr != nil {
+		b.Skipf("cannot build st: %v", benchBinErr)
 	}
-	return stBinPath
+	return benchBinPath
 }
 
 // benchExec runs argv with stdin per iteration and reports the median.
