@@ -64,9 +64,13 @@ const (
 // Handled lists the events Run handles, in usage order.
 var Handled = []string{UserPromptSubmit, SubagentStart, PreToolUse, PostToolUse, PostToolUseFailure, Notification, Stop, SessionEnd}
 
-// hookCtx bounds the locks a hook waits for: far inside every budget.
+// LockWait bounds the locks a hook waits for (the event log's append
+// lock, the session state): long enough that a burst of parallel hooks
+// on a loaded machine all get their turn, inside the 2 s default budget.
+const LockWait = 1500 * time.Millisecond
+
 func hookCtx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), 500*time.Millisecond)
+	return context.WithTimeout(context.Background(), LockWait)
 }
 
 // Run runs one of the Handled hooks on its stdin payload: it decides the
