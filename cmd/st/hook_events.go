@@ -91,7 +91,7 @@ func (a *app) hookEnv(event string, start time.Time) hookkit.Env {
 	if id, err := a.env.AgentName(); err == nil && layout.ValidAgent(id) {
 		env.Agent = id
 	}
-	if needsConfig[event] || event == hooks.StopFailure {
+	if needsConfig[event] {
 		env.Config = hookkit.LoadConfig(a.env.ConfigDir())
 	}
 	if event == hookkit.UserPromptSubmit {
@@ -143,6 +143,7 @@ func (a *app) stopFailureRetry() (err error) {
 		panic("hookkit: test panic")
 	}
 	env := a.hookEnv(hooks.StopFailure, start)
+	env.Config = hookkit.LoadConfig(a.env.ConfigDir()) // the operator
 	return a.printHookResult(hookkit.StopFailureRetry(stdin, env))
 }
 
