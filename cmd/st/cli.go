@@ -13,6 +13,8 @@ package main
 //	predict:"…"  the closed set of values offered by completions
 //	loose:""     (on a command) unknown flags and extra arguments are
 //	             ignored instead of refused
+//	strayflag:"" (on a command) an extra argument is an unknown flag,
+//	             not an unexpected arg
 type cli struct {
 	Message     messageCmd     `cmd:"" aliases:"msg" help:"send/reply/read/archive on the bus"`
 	Watch       watchCmd       `cmd:"" help:"follow inbox arrivals"`
@@ -25,7 +27,7 @@ type cli struct {
 	Gc          gcCmd          `cmd:"" help:"long-running tombstone GC"`
 	Hooks       hooksCmd       `cmd:"" help:"print or install the agent-integration hooks"`
 	Hook        hookCmd        `cmd:"" help:"run one agent-integration hook in process"`
-	Mcp         mcpCmd         `cmd:"" help:"run as an MCP stdio server"`
+	Mcp         mcpCmd         `cmd:"" strayflag:"" help:"run as an MCP stdio server"`
 	Init        initCmd        `cmd:"" help:"write or merge .mcp.json"`
 	Completions completionsCmd `cmd:"" help:"print a shell completion script"`
 }

@@ -34,6 +34,9 @@ func scan(node *kong.Node, args []string) (canonical []string, help bool, err er
 				if loose {
 					continue
 				}
+				if node.Tag != nil && node.Tag.Has("strayflag") {
+					return nil, false, sterr.Msg("unknown flag: %s", arg)
+				}
 				return nil, false, sterr.Msg("unexpected arg: %s", arg)
 			}
 			positionals = append(positionals, arg)

@@ -1,0 +1,217 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/sterr"
+)
+
+// tool describes one tool: the texts upstream shows to models, the
+// enumerations of its input, and its handler, which returns the summary
+// line and the structured result, or an error.
+type tool[In, Out any] struct {
+	name, title, description string
+	enums                    map[string][]any // input property → allowed values
+	run                      func(in In) (summary string, out Out, err error)
+}
+
+// add registers t on the server. The input schema is inferred from In
+// (descriptions from jsonschema tags), the output schema from Out, whose
+// field order is the key order of structuredContent. Errors become tool
+// results, never protocol errors.
+func add[In, Out any](s *server, t tool[In, Out]) {
+	def := &mcp.Tool{
+		Name:         t.name,
+		Title:        t.title,
+		Description:  t.description,
+		InputSchema:  inputSchema[In](t.enums),
+		OutputSchema: outputSchema[Out](),
+	}
+	mcp.AddTool(s.mcp, def, func(_ context.Context, _ *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out any, _ error) {
+		defer func() {
+			if r := recover(); r != nil {
+				res, out = errorResult(fmt.Errorf("%v", r)), nil
+			}
+		}()
+		summary, v, err := t.run(in)
+		if err != nil {
+			return errorResult(err), nil, nil
+		}
+		// The result is marshalled here rather than by the SDK, which
+		// would re-marshal it through a map and lose the key order.
+		raw, err := jsstr.Marshal(v)
+		if err != nil {
+			return errorResult(err), nil, nil
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: summary}},
+			StructuredContent: json.RawMessage(raw),
+		}, nil, nil
+	})
+}
+
+// inputSchema infers the schema of In. Optional arguments are pointers
+// (absent and empty differ) but never accept null; unknown arguments are
+// ignored like upstream's, not refused.
+func inputSchema[In any](enums map[string][]any) *jsonschema.Schema {
+	s, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(err)
+	}
+	s.AdditionalProperties = nil
+	for name, p := range s.Properties {
+		if i := slices.Index(p.Types, "null"); i >= 0 && len(p.Types) == 2 {
+			p.Type, p.Types = p.Types[1-i], nil
+		}
+		if e, ok := enums[name]; ok {
+			p.Enum = e
+		}
+		if name == "since" {
+			p.Minimum = new(float64)
+		}
+	}
+	return s
+}
+
+// outputSchema infers the schema of Out.
+func outputSchema[Out any]() *jsonschema.Schema {
+	s, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// errorPayload is _meta["st/error"] of an error result.
+type errorPayload struct {
+	Code    string          `json:"code"`
+	Message string          `json:"message"`
+	Details json.RawMessage `json:"details,omitempty"`
+}
+
+// errorResult is the tool result for err: "<CODE>: <message>" as text and
+// the code, message and details under _meta["st/error"].
+func errorResult(err error) *mcp.CallToolResult {
+	p := errorPayload{Code: sterr.Internal, Message: err.Error()}
+	var e *sterr.Error
+	if errors.As(err, &e) && e.Code != "" {
+		p.Code, p.Message = e.Code, e.Message
+		p.Details = orderedDetails(e.Details)
+	}
+	return &mcp.CallToolResult{
+		IsError: true,
+		Content: []mcp.Content{&mcp.TextContent{Text: p.Code + ": " + p.Message}},
+		Meta:    mcp.Meta{"st/error": p},
+	}
+}
+
+// detailKeys is the order of details keys in st-compat.md §5.1.
+var detailKeys = []string{"identity", "filename", "value", "stage", "exitCode", "stderr", "path", "reason"}
+
+// orderedDetails marshals details with its keys in the documented order
+// (any other keys last, sorted); nil when there are none.
+func orderedDetails(d map[string]any) json.RawMessage {
+	if len(d) == 0 {
+		return nil
+	}
+	keys := slices.Clone(detailKeys)
+	var rest []string
+	for k := range d {
+		if !slices.Contains(detailKeys, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	keys = append(keys, rest...)
+	out := []byte{'{'}
+	for _, k := range keys {
+		v, ok := d[k]
+		if !ok {
+			continue
+		}
+		kb, _ := jsstr.Marshal(k)
+		vb, err := jsstr.Marshal(v)
+		if err != nil {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, kb...), ':'), vb...)
+	}
+	return append(out, '}')
+}
+
+// agent resolves an identity argument: absent or empty → the server's
+// agent; otherwise the name, grammar-checked. Folder policy is applied
+// by the caller (see layout.Apply).
+func (s *server) agent(v *string) (string, error) {
+	if v == nil || *v == "" {
+		return s.cfg.Agent, nil
+	}
+	return *v, layout.CheckAgent(*v)
+}
+
+// hosted resolves an identity argument and applies policy p.
+func (s *server) hosted(v *string, p layout.Policy) (string, error) {
+	id, err := s.agent(v)
+	if err != nil {
+		return "", err
+	}
+	return id, layout.Apply(s.cfg.Root, id, p)
+}
+
+// tree opens the store root, creating it if needed.
+func (s *server) tree() (*fsutil.Tree, error) { return fsutil.OpenOrCreate(s.cfg.Root) }
+
+// readTree opens the store root for reading; nil when it does not exist.
+func (s *server) readTree() *fsutil.Tree {
+	t, err := fsutil.Open(s.cfg.Root)
+	if err != nil {
+		return nil
+	}
+	return t
+}
+
+func closeTree(t *fsutil.Tree) {
+	if t != nil {
+		t.Close()
+	}
+}
+
+// plural returns "1 <one>" or "<n> <many>".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// addTools registers the 13 tools, and st_msg_reply in channel mode.
+func (s *server) addTools() {
+	s.addSend()
+	s.addMessageTools()
+	s.addAgents()
+	s.addResourceTools()
+	s.addContextTools()
+	if s.cfg.Channel {
+		s.addReply()
+	}
+}
