@@ -72,7 +72,7 @@ type server struct {
 	cfg      Config
 	mcp      *mcp.Server
 	tap      *tapTransport
-	ready    chan struct{} // closed when the client sent notifications/initialized
+	ready    chan struct{} // closed once the client has finished its handshake
 	initOnce sync.Once
 
 	offlineOnce sync.Once
@@ -83,17 +83,29 @@ func newServer(cfg Config) *server {
 	s := &server{cfg: cfg, ready: make(chan struct{})}
 	opts := &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
-		InitializedHandler: func(context.Context, *mcp.InitializedRequest) {
-			s.initOnce.Do(func() { close(s.ready) })
-		},
 	}
 	if cfg.Channel {
 		opts.Capabilities.Experimental = map[string]any{"claude/channel": map[string]any{}}
 		opts.Instructions = Instructions
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, opts)
+	s.mcp.AddReceivingMiddleware(s.readyWhenInitialized)
 	s.addTools()
 	return s
+}
+
+// readyWhenInitialized opens the gate for notifications once the client
+// has completed its handshake: notifications/initialized in the
+// initialize handshake, server/discover (or any other request) in the
+// 2026-07-28 protocol, which has no initialized notification.
+func (s *server) readyWhenInitialized(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method != "initialize" {
+			s.initOnce.Do(func() { close(s.ready) })
+		}
+		return res, err
+	}
 }
 
 // Run serves one client over cfg.In/cfg.Out until the client goes away

@@ -31,9 +31,10 @@ func (s *server) tidyLoop(ctx context.Context) {
 			continue
 		}
 		if drift && !fired {
-			s.sendFrame(ctx, frame{Content: body, Meta: tidyMeta{
+			err := s.sendFrame(ctx, frame{Content: body, Meta: tidyMeta{
 				From: "st-system", Kind: "tidy-check", Identity: s.cfg.Agent,
 			}})
+			s.debugf("tidy check: drift (frame sent: %v)", err == nil)
 		}
 		fired = drift
 	}

@@ -1,0 +1,101 @@
+package mcpserver
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pipeClient drives a Run in process with raw JSON-RPC lines.
+type pipeClient struct {
+	in    *io.PipeWriter
+	lines chan string
+	done  chan struct{}
+}
+
+func runPipe(t *testing.T, cfg Config) (*pipeClient, context.CancelFunc) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	cfg.In, cfg.Out = inR, outW
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &pipeClient{in: inW, lines: make(chan string, 1000), done: make(chan struct{})}
+	go func() {
+		Run(ctx, cfg)
+		outW.Close()
+		close(c.done)
+	}()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			c.lines <- sc.Text()
+		}
+		close(c.lines)
+	}()
+	t.Cleanup(func() { cancel(); inW.Close(); <-c.done })
+	return c, cancel
+}
+
+func (c *pipeClient) send(t *testing.T, lines ...string) {
+	t.Helper()
+	for _, l := range lines {
+		if _, err := io.WriteString(c.in, l+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// next returns the next line that contains substr.
+func (c *pipeClient) next(t *testing.T, substr string, limit time.Duration) string {
+	t.Helper()
+	deadline := time.After(limit)
+	for {
+		select {
+		case l, ok := <-c.lines:
+			if !ok {
+				t.Fatalf("output closed waiting for %q", substr)
+			}
+			if strings.Contains(l, substr) {
+				return l
+			}
+		case <-deadline:
+			t.Fatalf("no line with %q within %s", substr, limit)
+		}
+	}
+}
+
+const (
+	initLine        = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	initializedLine = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+func mkdirs(t *testing.T, root string, dirs ...string) {
+	for _, d := range dirs {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestTidyFrame(t *testing.T) {
+	root := t.TempDir()
+	mkdirs(t, root, "alice/inbox", "alice/archive")
+	fn := filepath.Join(root, "alice", "inbox", "1714826789012-abcdef.md")
+	os.WriteFile(fn, []byte("---\nfrom: bob\n---\nhi\n"), 0o666)
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(fn, old, old)
+	c, _ := runPipe(t, Config{Root: root, Agent: "alice", TidyEvery: 50 * time.Millisecond})
+	c.send(t, initLine, initializedLine)
+	c.next(t, `"id":1`, 5*time.Second)
+	got := c.next(t, "notifications/claude/channel", 5*time.Second)
+	want := `{"jsonrpc":"2.0","method":"notifications/claude/channel","params":{"content":"Tidy check (drift detected):\n- inbox: 1 unaddressed message (oldest 2h old)","meta":{"from":"st-system","kind":"tidy-check","identity":"alice","messageFilename":null,"threadFilename":null}}}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
