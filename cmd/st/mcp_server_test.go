@@ -381,4 +381,3 @@ func TestMCPTidyCheck(t *testing.T) {
 		t.Errorf("second frame while drift persists: %s", f.raw)
 	}
 }
-

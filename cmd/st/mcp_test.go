@@ -302,4 +302,3 @@ func toolNames(t *testing.T, p *mcpProc) []string {
 	slices.Sort(names)
 	return names
 }
-
