@@ -1,0 +1,41 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// BenchmarkMCPInitialize measures a real `st mcp` binary from exec to its
+// reply to initialize (the client's wait before it can list tools).
+func BenchmarkMCPInitialize(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "st")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	root := b.TempDir()
+	b.ResetTimer()
+	for b.Loop() {
+		cmd := exec.Command(bin, "mcp", "--channel")
+		cmd.Env = []string{"ST_ROOT=" + root, "ST_AGENT=alice", "HOME=" + root}
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		io.WriteString(in, initLine+"\n")
+		line, err := bufio.NewReader(out).ReadString('\n')
+		if err != nil || !strings.Contains(line, `"serverInfo"`) {
+			b.Fatalf("reply %q: %v", line, err)
+		}
+		b.StopTimer()
+		in.Close()
+		cmd.Wait()
+		b.StartTimer()
+	}
+}
+
+const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`
