@@ -15,6 +15,7 @@ import (
 // their Run method and never touch os.Args, os.Getenv or os.Stdout.
 type app struct {
 	name   string // the invoked name: "st", or "smalltalk" through a symlink
+	argv0  string // argv[0] as given, for locating the running binary
 	args   []string
 	env    *layout.Env
 	stdin  io.Reader
@@ -25,6 +26,7 @@ type app struct {
 
 func newApp(argv []string, stdin io.Reader, stdout, stderr io.Writer, lookup func(string) (string, bool)) *app {
 	a := &app{
+		argv0:  argv[0],
 		args:   argv[1:],
 		env:    layout.NewEnv(lookup, stderr),
 		stdin:  stdin,

@@ -13,8 +13,8 @@ package main
 //	predict:"…"  the closed set of values offered by completions
 //	loose:""     (on a command) unknown flags and extra arguments are
 //	             ignored instead of refused
-//	strayflag:"" (on a command) an extra argument is an unknown flag,
-//	             not an unexpected arg
+//	extra:"…"    (on a command) the error for one positional too many
+//	             (%s is the argument), instead of "unexpected arg: %s"
 type cli struct {
 	Message     messageCmd     `cmd:"" aliases:"msg" help:"send/reply/read/archive on the bus"`
 	Watch       watchCmd       `cmd:"" help:"follow inbox arrivals"`
@@ -27,7 +27,7 @@ type cli struct {
 	Gc          gcCmd          `cmd:"" help:"long-running tombstone GC"`
 	Hooks       hooksCmd       `cmd:"" help:"print or install the agent-integration hooks"`
 	Hook        hookCmd        `cmd:"" help:"run one agent-integration hook in process"`
-	Mcp         mcpCmd         `cmd:"" strayflag:"" help:"run as an MCP stdio server"`
-	Init        initCmd        `cmd:"" help:"write or merge .mcp.json"`
+	Mcp         mcpCmd         `cmd:"" help:"run as an MCP stdio server" extra:"unknown flag: %s"`
+	Init        initCmd        `cmd:"" help:"write or merge .mcp.json" extra:"unexpected positional arg: %s"`
 	Completions completionsCmd `cmd:"" help:"print a shell completion script"`
 }

@@ -1,10 +1,381 @@
 package main
 
-import "errors"
+import (
+	"fmt"
+	"slices"
+	"strings"
 
-// completionsCmd is a placeholder until its issue lands.
-type completionsCmd struct{}
+	"github.com/alecthomas/kong"
+)
 
-func (c *completionsCmd) help(a *app) string { return "usage: " + a.name + " (not built yet)\n" }
+// completionsCmd prints a completion script. The shells are sub-verbs,
+// so the group rules give upstream's errors and the shells themselves
+// are completed like any other verb.
+type completionsCmd struct {
+	Fish completionsFishCmd `cmd:"" help:"fish completion script" loose:""`
+	Bash completionsBashCmd `cmd:"" help:"bash completion script" loose:""`
+	Zsh  completionsZshCmd  `cmd:"" help:"zsh completion script" loose:""`
+}
 
-func (c *completionsCmd) Run(a *app) error { return errors.New("not built yet") }
+func init() {
+	groups["completions"] = group{
+		usage:      completionsUsage,
+		helpWords:  []string{"-h", "--help"},
+		helpStdout: true,
+		noVerbCode: exitUsage,
+		unknown: func(a *app, v string) string {
+			return fmt.Sprintf("%s completions: unknown shell: %s\n\n", a.name, v)
+		},
+		unknownCode: exitUsage,
+	}
+}
+
+func completionsUsage(a *app) string {
+	return named(`usage: {NAME} completions <shell>
+
+Print a shell completion script to stdout.
+
+Shells:
+  fish
+  bash
+  zsh
+
+Examples:
+  {NAME} completions fish > ~/.config/fish/completions/st.fish
+  {NAME} completions bash > /etc/bash_completion.d/st
+  {NAME} completions zsh  > "${fpath[1]}/_st"
+`, a.name)
+}
+
+type (
+	completionsFishCmd struct{}
+	completionsBashCmd struct{}
+	completionsZshCmd  struct{}
+)
+
+func (completionsFishCmd) helpToStdout()       {}
+func (completionsBashCmd) helpToStdout()       {}
+func (completionsZshCmd) helpToStdout()        {}
+func (completionsFishCmd) help(a *app) string  { return completionsUsage(a) }
+func (completionsBashCmd) help(a *app) string  { return completionsUsage(a) }
+func (completionsZshCmd) help(a *app) string   { return completionsUsage(a) }
+func (c *completionsFishCmd) Run(a *app) error { return a.printCompletions(fishScript) }
+func (c *completionsBashCmd) Run(a *app) error { return a.printCompletions(bashScript) }
+func (c *completionsZshCmd) Run(a *app) error  { return a.printCompletions(zshScript) }
+
+// printCompletions generates a script from the live command tree, so the
+// completions can never fall behind the verbs and flags st really has.
+func (a *app) printCompletions(gen func(*compTree) string) error {
+	parser, err := newParser(a, &cli{}) // the whole tree, not the narrowed one
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(a.stdout, gen(newCompTree(parser.Model.Node)))
+	return err
+}
+
+// compTree is the command tree reduced to what completion needs: for
+// every command path ("" for the top, "message send"…) its sub-verbs,
+// flags and closed positional values.
+type compTree struct {
+	paths []*compCmd // depth-first, parents before children
+}
+
+type compCmd struct {
+	path     string
+	help     string
+	children []compChild
+	flags    []compFlag
+	// positional[i] is the closed set of values of positional i (nil:
+	// free-form).
+	positional [][]string
+}
+
+type compChild struct {
+	names []string // name, then aliases
+	path  string
+	help  string
+}
+
+type compFlag struct {
+	names   []string // --long, --alias, -s
+	value   bool     // takes a value
+	predict []string // closed values, from the predict:"…" tag
+	help    string
+}
+
+func newCompTree(root *kong.Node) *compTree {
+	t := &compTree{}
+	t.add(root, "")
+	// Top-level switches handled before the tree.
+	top := t.paths[0]
+	top.flags = append(top.flags,
+		compFlag{names: []string{"--help", "-h"}, help: "print the usage"},
+		compFlag{names: []string{"--version"}, help: "print the version"})
+	return t
+}
+
+func (t *compTree) add(n *kong.Node, path string) {
+	c := &compCmd{path: path, help: n.Help}
+	t.paths = append(t.paths, c)
+	// A group with a default verb (message archive <fn>) takes that
+	// verb's flags and positionals as its own.
+	leaf := n
+	if n.DefaultCmd != nil {
+		leaf = n.DefaultCmd
+	}
+	if leaf.Leaf() {
+		for _, f := range leaf.Flags {
+			if f.Hidden {
+				continue
+			}
+			cf := compFlag{names: []string{"--" + f.Name}, value: !f.IsBool(), help: f.Help}
+			for _, al := range f.Aliases {
+				cf.names = append(cf.names, "--"+al)
+			}
+			if f.Short != 0 {
+				cf.names = append(cf.names, "-"+string(f.Short))
+			}
+			if p := f.Tag.Get("predict"); p != "" {
+				cf.predict = strings.Split(p, ",")
+			}
+			c.flags = append(c.flags, cf)
+		}
+		for _, p := range leaf.Positional {
+			var values []string
+			if v := p.Tag.Get("predict"); v != "" {
+				values = strings.Split(v, ",")
+			}
+			c.positional = append(c.positional, values)
+		}
+	}
+	for _, ch := range n.Children {
+		if ch.Type != kong.CommandNode || ch.Hidden || ch == n.DefaultCmd {
+			continue
+		}
+		childPath := strings.TrimSpace(path + " " + ch.Name)
+		c.children = append(c.children, compChild{
+			names: append([]string{ch.Name}, ch.Aliases...), path: childPath, help: ch.Help})
+		t.add(ch, childPath)
+	}
+}
+
+// Every generated script runs the same walk over the words typed so far:
+// words naming a sub-verb descend (only before any positional), a value
+// flag swallows the next word, other flags are skipped, anything else is
+// a positional. The word under the cursor then completes as the value of
+// the flag before it, a flag of the command, a sub-verb, or a closed
+// positional value.
+
+// bashScript generates the bash completion script; the zsh one is the
+// same function in zsh dialect.
+func bashScript(t *compTree) string {
+	var b strings.Builder
+	b.WriteString("# bash completion for st — generated by `st completions bash` from st's command tree.\n")
+	b.WriteString("# Install: st completions bash > /etc/bash_completion.d/st\n")
+	b.WriteString("_st() {\n")
+	b.WriteString("  local cur=\"${COMP_WORDS[COMP_CWORD]}\" p=\"\" npos=0 skip=0 vflag=\"\" cands=\"\" i w\n")
+	b.WriteString("  for ((i = 1; i < COMP_CWORD; i++)); do\n    w=\"${COMP_WORDS[i]}\"\n")
+	shWalk(&b, t)
+	shCandidates(&b, t)
+	b.WriteString("  COMPREPLY=($(compgen -W \"$cands\" -- \"$cur\"))\n  return 0\n}\n")
+	b.WriteString("complete -o bashdefault -o default -F _st st\n")
+	return b.String()
+}
+
+func zshScript(t *compTree) string {
+	var b strings.Builder
+	b.WriteString("#compdef st\n")
+	b.WriteString("# zsh completion for st — generated by `st completions zsh` from st's command tree.\n")
+	b.WriteString("# Install: st completions zsh > \"${fpath[1]}/_st\"\n")
+	b.WriteString("_st() {\n")
+	b.WriteString("  local cur=\"${words[CURRENT]}\" p=\"\" npos=0 skip=0 vflag=\"\" cands=\"\" i w\n")
+	b.WriteString("  for ((i = 2; i < CURRENT; i++)); do\n    w=\"${words[i]}\"\n")
+	shWalk(&b, t)
+	shCandidates(&b, t)
+	b.WriteString("  [[ -n \"$cands\" ]] && compadd -- ${=cands}\n  return 0\n}\n")
+	b.WriteString("if [[ \"${zsh_eval_context[-1]}\" == loadautofunc ]]; then\n  _st \"$@\"\nelse\n  compdef _st st\nfi\n")
+	return b.String()
+}
+
+// shWalk writes the loop body shared by bash and zsh.
+func shWalk(b *strings.Builder, t *compTree) {
+	b.WriteString("    if ((skip)); then skip=0; continue; fi\n")
+	b.WriteString("    case \"$p|$w\" in\n")
+	for _, c := range t.paths {
+		var pats []string
+		for _, f := range c.flags {
+			if f.value {
+				for _, n := range f.names {
+					pats = append(pats, shq(c.path+"|"+n))
+				}
+			}
+		}
+		if len(pats) > 0 {
+			fmt.Fprintf(b, "      %s) skip=1; vflag=\"$w\"; continue ;;\n", strings.Join(pats, "|"))
+		}
+	}
+	b.WriteString("      *\\|-*) continue ;;\n    esac\n")
+	b.WriteString("    if ((npos == 0)); then\n      case \"$p|$w\" in\n")
+	for _, c := range t.paths {
+		for _, ch := range c.children {
+			var pats []string
+			for _, n := range ch.names {
+				pats = append(pats, shq(c.path+"|"+n))
+			}
+			fmt.Fprintf(b, "        %s) p=%s; continue ;;\n", strings.Join(pats, "|"), shq(ch.path))
+		}
+	}
+	b.WriteString("      esac\n    fi\n    npos=$((npos + 1))\n  done\n")
+}
+
+// shCandidates writes the choice of candidates for the cursor word.
+func shCandidates(b *strings.Builder, t *compTree) {
+	b.WriteString("  if ((skip)); then\n    case \"$p|$vflag\" in\n")
+	for _, c := range t.paths {
+		for _, f := range c.flags {
+			if len(f.predict) == 0 {
+				continue
+			}
+			var pats []string
+			for _, n := range f.names {
+				pats = append(pats, shq(c.path+"|"+n))
+			}
+			fmt.Fprintf(b, "      %s) cands=%s ;;\n", strings.Join(pats, "|"), shq(strings.Join(f.predict, " ")))
+		}
+	}
+	b.WriteString("    esac\n  elif [[ \"$cur\" == -* ]]; then\n    case \"$p\" in\n")
+	for _, c := range t.paths {
+		var names []string
+		for _, f := range c.flags {
+			names = append(names, f.names...)
+		}
+		if len(names) > 0 {
+			fmt.Fprintf(b, "      %s) cands=%s ;;\n", shq(c.path), shq(strings.Join(names, " ")))
+		}
+	}
+	b.WriteString("    esac\n  else\n    case \"$p\" in\n")
+	for _, c := range t.paths {
+		var names []string
+		for _, ch := range c.children {
+			names = append(names, ch.names...)
+		}
+		if len(names) > 0 {
+			fmt.Fprintf(b, "      %s) cands=%s ;;\n", shq(c.path), shq(strings.Join(names, " ")))
+		}
+	}
+	b.WriteString("    esac\n    case \"$p|$npos\" in\n")
+	for _, c := range t.paths {
+		for i, values := range c.positional {
+			if len(values) > 0 {
+				fmt.Fprintf(b, "      %s) cands=\"$cands \"%s ;;\n", shq(fmt.Sprintf("%s|%d", c.path, i)), shq(strings.Join(values, " ")))
+			}
+		}
+	}
+	b.WriteString("    esac\n  fi\n")
+}
+
+// shq quotes s for bash and zsh.
+func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// fishScript generates the fish script: one function that prints the
+// candidates (with descriptions) for the command line, using the same
+// walk as bash and zsh.
+func fishScript(t *compTree) string {
+	var b strings.Builder
+	b.WriteString("# fish completion for st — generated by `st completions fish` from st's command tree.\n")
+	b.WriteString("# Install: st completions fish > ~/.config/fish/completions/st.fish\n")
+	b.WriteString("function __st_complete\n")
+	b.WriteString("    set -l tokens (commandline -opc)\n    set -l cur (commandline -ct)\n")
+	b.WriteString("    set -l p ''\n    set -l npos 0\n    set -l skip 0\n    set -l vflag ''\n")
+	b.WriteString("    for w in $tokens[2..-1]\n")
+	b.WriteString("        if test $skip = 1\n            set skip 0\n            continue\n        end\n")
+	b.WriteString("        switch \"$p|$w\"\n")
+	for _, c := range t.paths {
+		var pats []string
+		for _, f := range c.flags {
+			if f.value {
+				for _, n := range f.names {
+					pats = append(pats, fishq(c.path+"|"+n))
+				}
+			}
+		}
+		if len(pats) > 0 {
+			fmt.Fprintf(&b, "            case %s\n                set skip 1\n                set vflag $w\n                continue\n", strings.Join(pats, " "))
+		}
+	}
+	b.WriteString("        end\n        if string match -q -- '-*' $w\n            continue\n        end\n")
+	b.WriteString("        if test $npos = 0\n            switch \"$p|$w\"\n")
+	for _, c := range t.paths {
+		for _, ch := range c.children {
+			var pats []string
+			for _, n := range ch.names {
+				pats = append(pats, fishq(c.path+"|"+n))
+			}
+			fmt.Fprintf(&b, "                case %s\n                    set p %s\n                    continue\n", strings.Join(pats, " "), fishq(ch.path))
+		}
+	}
+	b.WriteString("            end\n        end\n        set npos (math $npos + 1)\n    end\n")
+	b.WriteString("    if test $skip = 1\n        switch \"$p|$vflag\"\n")
+	for _, c := range t.paths {
+		for _, f := range c.flags {
+			if len(f.predict) == 0 {
+				continue
+			}
+			var pats []string
+			for _, n := range f.names {
+				pats = append(pats, fishq(c.path+"|"+n))
+			}
+			fmt.Fprintf(&b, "            case %s\n                printf '%%s\\n' %s\n", strings.Join(pats, " "), fishWords(f.predict))
+		}
+	}
+	b.WriteString("        end\n    else if string match -q -- '-*' \"$cur\"\n        switch \"$p\"\n")
+	for _, c := range t.paths {
+		if len(c.flags) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "            case %s\n", fishq(c.path))
+		for _, f := range c.flags {
+			for _, n := range f.names {
+				fmt.Fprintf(&b, "                printf '%%s\\t%%s\\n' %s %s\n", fishq(n), fishq(f.help))
+			}
+		}
+	}
+	b.WriteString("        end\n    else\n        switch \"$p\"\n")
+	for _, c := range t.paths {
+		if len(c.children) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "            case %s\n", fishq(c.path))
+		for _, ch := range c.children {
+			for _, n := range ch.names {
+				fmt.Fprintf(&b, "                printf '%%s\\t%%s\\n' %s %s\n", fishq(n), fishq(ch.help))
+			}
+		}
+	}
+	b.WriteString("        end\n        switch \"$p|$npos\"\n")
+	for _, c := range t.paths {
+		for i, values := range c.positional {
+			if len(values) > 0 {
+				fmt.Fprintf(&b, "            case %s\n                printf '%%s\\n' %s\n", fishq(fmt.Sprintf("%s|%d", c.path, i)), fishWords(values))
+			}
+		}
+	}
+	b.WriteString("        end\n    end\nend\n")
+	b.WriteString("complete -c st -e\ncomplete -c st -f -a '(__st_complete)'\n")
+	return b.String()
+}
+
+// fishq quotes s for fish: single quotes, with \ and ' escaped.
+// Wildcards in a case pattern are quoted too, so they match literally.
+func fishq(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+func fishWords(words []string) string {
+	q := slices.Clone(words)
+	for i, w := range q {
+		q[i] = fishq(w)
+	}
+	return strings.Join(q, " ")
+}

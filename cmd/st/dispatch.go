@@ -39,19 +39,20 @@ func (a *app) dispatch() error {
 		fmt.Fprintf(a.stdout, "%s %s\n", a.name, version())
 		return nil
 	}
-	parser, err := newParser(a)
+	grammar, ok := pathGrammar(args)
+	if !ok {
+		return a.unknownVerb(args[0], args[1:])
+	}
+	parser, err := newParser(a, grammar)
 	if err != nil {
 		return err
 	}
 	node := child(parser.Model.Node, args[0])
-	if node == nil {
-		return a.unknownVerb(args[0], args[1:])
-	}
 	return a.walk(parser, node, []string{node.Name}, args[1:])
 }
 
-func newParser(a *app) (*kong.Kong, error) {
-	return kong.New(&cli{}, kong.Name(a.name), kong.NoDefaultHelp(),
+func newParser(a *app, grammar any) (*kong.Kong, error) {
+	return kong.New(grammar, kong.Name(a.name), kong.NoDefaultHelp(),
 		kong.Exit(func(int) {}), kong.Writers(a.stdout, a.stderr))
 }
 

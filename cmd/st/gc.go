@@ -1,10 +1,147 @@
 package main
 
-import "errors"
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/signal"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
 
-// gcCmd is a placeholder until its issue lands.
-type gcCmd struct{}
+	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/internal/sterr"
+)
 
-func (c *gcCmd) help(a *app) string { return "usage: " + a.name + " (not built yet)\n" }
+// gcCmd groups the tombstone garbage collector (only "serve").
+type gcCmd struct {
+	Serve gcServeCmd `cmd:"" help:"sweep the store root on an interval" extra:"unknown flag: %s"`
+}
 
-func (c *gcCmd) Run(a *app) error { return errors.New("not built yet") }
+func init() {
+	groups["gc"] = group{
+		usage:       gcUsage,
+		helpWords:   []string{"-h", "--help"},
+		noVerbCode:  exitError,
+		unknown:     func(_ *app, v string) string { return "unknown subcommand: " + v + "\n" },
+		unknownCode: exitError,
+	}
+}
+
+func gcUsage(a *app) string {
+	return named(`usage: {NAME} gc serve [--root PATH] [--interval S] [--once]
+
+  serve  run the tombstone garbage-collector: sweep the bus root every
+         --interval seconds (default 2) to enforce archive-as-tombstone,
+         so a resurrected inbox copy is removed within one cycle. Runs
+         until SIGINT/SIGTERM. --once runs a single sweep and exits.
+         --root defaults to $ST_ROOT.
+
+  Example: {NAME} gc serve --interval 5
+`, a.name)
+}
+
+// gc serve timing: the default cadence, and a floor so a tiny interval
+// cannot busy-spin the disk.
+const (
+	gcDefaultInterval = 2 * time.Second
+	gcMinInterval     = 100 * time.Millisecond
+)
+
+// gcServeCmd is "gc serve": sweep the root every interval until
+// SIGINT/SIGTERM, or once.
+type gcServeCmd struct {
+	Root     *string `missing:"--root requires a value" help:"store root (default $ST_ROOT)"`
+	Interval *string `missing:"--interval requires a value" help:"seconds between sweeps (default 2)"`
+	Once     bool    `help:"sweep once and exit"`
+}
+
+func (c *gcServeCmd) help(a *app) string { return gcUsage(a) }
+
+func (c *gcServeCmd) Run(a *app) error {
+	interval := gcDefaultInterval
+	if c.Interval != nil {
+		s, ok := jsNumber(*c.Interval)
+		if !ok || s <= 0 || math.IsInf(s, 0) {
+			return sterr.Msg("--interval must be a positive number of seconds: %s", *c.Interval)
+		}
+		// Math.round: halves round up.
+		interval = max(gcMinInterval, time.Duration(math.Floor(s*1000+0.5))*time.Millisecond)
+	}
+	var root string
+	if c.Root != nil {
+		root = *c.Root
+	} else {
+		root = a.root()
+	}
+	a.warnRootShape(root)
+	if c.Once {
+		fmt.Fprintf(a.stderr, "# gc: swept %d redundant inbox file(s)\n", sweepRoot(root))
+		return nil
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(a.stderr, "# gc serve: root=%s interval=%dms (SIGINT/SIGTERM to stop)\n", root, interval.Milliseconds())
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		if n := sweepRoot(root); n > 0 {
+			fmt.Fprintf(a.stderr, "# gc: removed %d resurrected inbox file(s)\n", n)
+		}
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(a.stderr, "# gc serve: stopped")
+			return nil
+		case <-tick.C:
+		}
+	}
+}
+
+// sweepRoot sweeps root, which may not exist yet (then 0).
+func sweepRoot(root string) int {
+	t, err := fsutil.Open(root)
+	if err != nil {
+		return 0
+	}
+	defer t.Close()
+	return inbox.Sweep(t)
+}
+
+// jsDecimal is the decimal literal JavaScript's Number() accepts.
+var jsDecimal = regexp.MustCompile(`^[+-]?(Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)$`)
+
+// jsNumber converts s like JavaScript's Number(s): surrounding
+// whitespace is ignored, "" is 0, 0x/0o/0b integers and Infinity are
+// numbers; anything else is not (NaN, ok false).
+func jsNumber(s string) (float64, bool) {
+	s = jsstr.TrimSpace(s)
+	if s == "" {
+		return 0, true
+	}
+	if len(s) > 2 && s[0] == '0' {
+		base := map[byte]int{'x': 16, 'X': 16, 'o': 8, 'O': 8, 'b': 2, 'B': 2}[s[1]]
+		if base != 0 {
+			n, err := strconv.ParseUint(s[2:], base, 64)
+			if err != nil || strings.ContainsAny(s[2:], "_+-") {
+				return 0, false
+			}
+			return float64(n), true
+		}
+	}
+	if !jsDecimal.MatchString(s) {
+		return 0, false
+	}
+	if strings.HasSuffix(s, "Infinity") {
+		return math.Inf(map[bool]int{true: -1, false: 1}[s[0] == '-']), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !strings.Contains(err.Error(), "range") {
+		return 0, false
+	}
+	return f, true
+}

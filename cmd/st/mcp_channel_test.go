@@ -20,16 +20,16 @@ import (
 // the backstop, and exactly once.
 func TestMCPChannel(t *testing.T) {
 	root := t.TempDir()
-	mkAgent(t, root, "alice")
+	mcpMkAgent(t, root, "alice")
 	in := filepath.Join(root, "alice", "inbox")
-	writeFile(t, filepath.Join(in, "1714826789012-abcdef.md"), "---\nfrom: bob\nsubject: ping\n---\nhello alice\n")
-	writeFile(t, filepath.Join(in, "1714826789013-bbbbbb.md"), "no frontmatter\n")
-	writeFile(t, filepath.Join(in, "1714826789014-cccccc.md"), "---\nsubject: \"\"\ninReplyTo: 1714826789012-abcdef.md\n---\nb\n")
-	writeFile(t, filepath.Join(in, "1714826789015-dddddd.md"), "---\nfrom: carol\nin-reply-to: nope.md\ninReplyTo: 1714826789012-abcdef.md\n---\nc")
-	writeFile(t, filepath.Join(in, "notes.md"), "---\nfrom: mallory\n---\nraw\n")
-	writeFile(t, filepath.Join(in, ".hidden.md"), "x")
-	writeFile(t, filepath.Join(in, "1714826789012-abcdef.options.json"), "{}")
-	writeFile(t, filepath.Join(in, "readme.txt"), "x")
+	mcpWriteFile(t, filepath.Join(in, "1714826789012-abcdef.md"), "---\nfrom: bob\nsubject: ping\n---\nhello alice\n")
+	mcpWriteFile(t, filepath.Join(in, "1714826789013-bbbbbb.md"), "no frontmatter\n")
+	mcpWriteFile(t, filepath.Join(in, "1714826789014-cccccc.md"), "---\nsubject: \"\"\ninReplyTo: 1714826789012-abcdef.md\n---\nb\n")
+	mcpWriteFile(t, filepath.Join(in, "1714826789015-dddddd.md"), "---\nfrom: carol\nin-reply-to: nope.md\ninReplyTo: 1714826789012-abcdef.md\n---\nc")
+	mcpWriteFile(t, filepath.Join(in, "notes.md"), "---\nfrom: mallory\n---\nraw\n")
+	mcpWriteFile(t, filepath.Join(in, ".hidden.md"), "x")
+	mcpWriteFile(t, filepath.Join(in, "1714826789012-abcdef.options.json"), "{}")
+	mcpWriteFile(t, filepath.Join(in, "readme.txt"), "x")
 	p := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice", "ST_TEST_MCP_INTERVALS=100000,100000,200"), "--channel")
 	for _, want := range []string{
 		`{"content":"Subject: ping\n\nhello alice\n","meta":{"from":"bob","messageFilename":"1714826789012-abcdef.md","threadFilename":"1714826789012-abcdef.md","identity":"alice"}}`,
@@ -57,7 +57,7 @@ func TestMCPChannel(t *testing.T) {
 	// The backstop: the inbox is replaced, so the fsnotify watch is gone.
 	os.RemoveAll(in)
 	time.Sleep(100 * time.Millisecond)
-	writeFile(t, filepath.Join(in, "1714826789099-zzzzzz.md"), "---\nfrom: bob\n---\nlate\n")
+	mcpWriteFile(t, filepath.Join(in, "1714826789099-zzzzzz.md"), "---\nfrom: bob\n---\nlate\n")
 	if f, ok := p.frame(5 * time.Second); !ok || !strings.Contains(f.raw, `"messageFilename":"1714826789099-zzzzzz.md"`) {
 		t.Errorf("backstop frame %q", f.raw)
 	}
@@ -70,8 +70,8 @@ func TestMCPChannel(t *testing.T) {
 // Plain mode never sends message frames.
 func TestMCPPlainModeNoFrames(t *testing.T) {
 	root := t.TempDir()
-	mkAgent(t, root, "alice")
-	writeFile(t, filepath.Join(root, "alice", "inbox", "1714826789012-abcdef.md"), "---\nfrom: bob\n---\nhi\n")
+	mcpMkAgent(t, root, "alice")
+	mcpWriteFile(t, filepath.Join(root, "alice", "inbox", "1714826789012-abcdef.md"), "---\nfrom: bob\n---\nhi\n")
 	p := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice", "ST_TEST_MCP_INTERVALS=100000,100000,100"))
 	p.ok("st_msg_send", map[string]any{"to": "alice", "body": "x"})
 	if f, ok := p.frame(500 * time.Millisecond); ok {
@@ -106,7 +106,7 @@ func TestMCPBurstSender(t *testing.T) {
 // exactly once, with the right content and meta.
 func TestMCPChannelBurst(t *testing.T) {
 	root := t.TempDir()
-	mkAgent(t, root, "bob")
+	mcpMkAgent(t, root, "bob")
 	p := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"), "--channel")
 	p.ok("st_context_read", nil) // the server is up
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMCPBurstSender$")
@@ -125,7 +125,7 @@ func TestMCPChannelBurst(t *testing.T) {
 			t.Errorf("%s notified twice", fn)
 		}
 		seen[fn] = true
-		data := readFile(t, filepath.Join(root, "alice", "inbox", fn))
+		data := mcpReadFile(t, filepath.Join(root, "alice", "inbox", fn))
 		fields, body, _ := message.Parse(data)
 		n := strings.TrimPrefix(fields["subject"], "n")
 		if _, err := strconv.Atoi(n); err != nil || body != "body "+n+"\n" {

@@ -168,9 +168,9 @@ func (p *mcpProc) ok(name string, args map[string]any) (string, string) {
 	p.t.Helper()
 	res := p.call(name, args)
 	if res.IsError {
-		p.t.Fatalf("%s(%v): error %s", name, args, text(res))
+		p.t.Fatalf("%s(%v): error %s", name, args, mcpText(res))
 	}
-	return text(res), rawField(p.t, p.tap.conn.lastResult(), "structuredContent")
+	return mcpText(res), mcpRawField(p.t, p.tap.conn.lastResult(), "structuredContent")
 }
 
 // fails calls a tool that must fail and returns its text and the
@@ -179,18 +179,18 @@ func (p *mcpProc) fails(name string, args map[string]any) (string, string) {
 	p.t.Helper()
 	res := p.call(name, args)
 	if !res.IsError {
-		p.t.Fatalf("%s(%v): succeeded with %s, want an error", name, args, text(res))
+		p.t.Fatalf("%s(%v): succeeded with %s, want an error", name, args, mcpText(res))
 	}
 	if res.StructuredContent != nil {
 		p.t.Errorf("%s: error result has structuredContent", name)
 	}
-	meta := rawField(p.t, json.RawMessage(rawField(p.t, p.tap.conn.lastResult(), "_meta")), "st/error")
-	return text(res), meta
+	meta := mcpRawField(p.t, json.RawMessage(mcpRawField(p.t, p.tap.conn.lastResult(), "_meta")), "st/error")
+	return mcpText(res), meta
 }
 
 // rawField returns the compacted raw JSON of key in the object data, with
 // the key order as sent.
-func rawField(t *testing.T, data json.RawMessage, key string) string {
+func mcpRawField(t *testing.T, data json.RawMessage, key string) string {
 	t.Helper()
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {
@@ -203,7 +203,7 @@ func rawField(t *testing.T, data json.RawMessage, key string) string {
 	return buf.String()
 }
 
-func text(res *mcp.CallToolResult) string {
+func mcpText(res *mcp.CallToolResult) string {
 	var parts []string
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
@@ -234,7 +234,7 @@ func (p *mcpProc) waitExit(t *testing.T, limit time.Duration) time.Duration {
 		close(done)
 	}()
 	for {
-		if processGone(p.cmd.Process.Pid) {
+		if mcpProcessGone(p.cmd.Process.Pid) {
 			return time.Since(start)
 		}
 		if time.Since(start) > limit {
@@ -246,7 +246,7 @@ func (p *mcpProc) waitExit(t *testing.T, limit time.Duration) time.Duration {
 
 // processGone reports whether pid has exited (or is a zombie the
 // transport has not reaped yet).
-func processGone(pid int) bool {
+func mcpProcessGone(pid int) bool {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return true
@@ -255,7 +255,7 @@ func processGone(pid int) bool {
 	return len(fields) > 0 && (fields[0] == "Z" || fields[0] == "X")
 }
 
-func mkAgent(t *testing.T, root, id string) {
+func mcpMkAgent(t *testing.T, root, id string) {
 	t.Helper()
 	for _, d := range []string{"inbox", "archive"} {
 		if err := os.MkdirAll(filepath.Join(root, id, d), 0o777); err != nil {
@@ -264,7 +264,7 @@ func mkAgent(t *testing.T, root, id string) {
 	}
 }
 
-func writeFile(t *testing.T, path, data string) {
+func mcpWriteFile(t *testing.T, path, data string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		t.Fatal(err)
@@ -274,7 +274,7 @@ func writeFile(t *testing.T, path, data string) {
 	}
 }
 
-func readFile(t *testing.T, path string) string {
+func mcpReadFile(t *testing.T, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -283,7 +283,7 @@ func readFile(t *testing.T, path string) string {
 	return string(data)
 }
 
-func toolNames(t *testing.T, p *mcpProc) []string {
+func mcpToolNames(t *testing.T, p *mcpProc) []string {
 	t.Helper()
 	res, err := p.cs.ListTools(context.Background(), nil)
 	if err != nil {

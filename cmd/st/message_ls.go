@@ -1,10 +1,138 @@
 package main
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strconv"
 
-// messageLsCmd is a placeholder until its issue lands.
-type messageLsCmd struct{}
+	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/sterr"
+)
 
-func (c *messageLsCmd) help(a *app) string { return "usage: " + a.name + " (not built yet)\n" }
+type messageLsCmd struct {
+	Archive bool    `help:"list archive/ instead of inbox/"`
+	Count   bool    `help:"print only the number of matches"`
+	JSON    bool    `name:"json" help:"print a JSON array"`
+	Since   *string `digits:"--since must be a unix-ms integer" missing:"--since must be a unix-ms integer" help:"keep items with ts >= UNIX_MS"`
+	From    *string `help:"keep messages from this agent (outside: outside files)"`
+	Orphans bool    `help:"list attachments whose message is not in the folder"`
+	Agent   string  `arg:"" optional:"" help:"agent"`
+}
 
-func (c *messageLsCmd) Run(a *app) error { return errors.New("not built yet") }
+func (c *messageLsCmd) help(a *app) string {
+	return named(`usage: {NAME} message ls [<identity>] [--archive] [--count|--json] [--since UNIX_MS] [--from ID] [--orphans]
+
+  List the messages in <identity>'s inbox (or archive with --archive),
+  oldest first. The count goes to stderr, the filenames to stdout.
+  --orphans lists attachments whose .md is not in the same folder.
+
+  Examples:
+    {NAME} message ls
+    {NAME} message ls --from bob --json
+`, a.name)
+}
+
+func (c *messageLsCmd) Run(a *app) error {
+	if c.Count && c.JSON {
+		return sterr.Msg("--count and --json are mutually exclusive")
+	}
+	if c.Orphans && c.From != nil {
+		return sterr.Msg("--orphans and --from are mutually exclusive (orphans have no frontmatter)")
+	}
+	id, err := a.resolve(c.Agent, layout.Lenient)
+	if err != nil {
+		return err
+	}
+	t := a.tree()
+	if t != nil {
+		defer t.Close()
+	}
+	folder := inbox.Inbox
+	if c.Archive {
+		folder = inbox.Archive
+	}
+	var since *float64
+	if c.Since != nil {
+		v, _ := strconv.ParseFloat(*c.Since, 64) // digits only; huge → +Inf like Number()
+		since = &v
+	}
+	if c.Orphans {
+		return c.printOrphans(a, t, id, folder, since)
+	}
+	f := inbox.Filter{Since: since}
+	if c.From != nil {
+		f.From = *c.From
+	}
+	if c.JSON {
+		items, err := inbox.Items(t, id, folder, f)
+		if err != nil {
+			items = []inbox.Item{}
+		}
+		return a.messageJSON(items)
+	}
+	names, _ := inbox.Select(t, id, folder, f)
+	if c.Count {
+		fmt.Fprintln(a.stdout, len(names))
+		return nil
+	}
+	fmt.Fprintf(a.stderr, "# %d %s in %s\n", len(names), pluralWord(len(names), "message", "messages"), folder)
+	for _, n := range names {
+		fmt.Fprintln(a.stdout, n)
+	}
+	return nil
+}
+
+// orphanItem is one entry of `ls --orphans --json`.
+type orphanItem struct {
+	Filename string `json:"filename"`
+	TS       int64  `json:"ts"`
+}
+
+func (c *messageLsCmd) printOrphans(a *app, t *fsutil.Tree, id, folder string, since *float64) error {
+	names, err := inbox.Orphans(t, id, folder, since)
+	// Upstream checks for a missing folder first and answers with the
+	// message wording; only an unreadable folder gets the orphan wording.
+	header := fmt.Sprintf("# %d %s in %s", len(names), pluralWord(len(names), "orphan attachment", "orphan attachments"), folder)
+	if errors.Is(err, fs.ErrNotExist) {
+		header = "# 0 messages in " + folder
+	}
+	switch {
+	case c.Count:
+		fmt.Fprintln(a.stdout, len(names))
+	case c.JSON:
+		items := []orphanItem{}
+		for _, n := range names {
+			ts, _ := strconv.ParseInt(n[:13], 10, 64)
+			items = append(items, orphanItem{n, ts})
+		}
+		return a.messageJSON(items)
+	default:
+		fmt.Fprintln(a.stderr, header)
+		for _, n := range names {
+			fmt.Fprintln(a.stdout, n)
+		}
+	}
+	return nil
+}
+
+// messageJSON writes v as one JSON.stringify-compatible line on stdout.
+func (a *app) messageJSON(v any) error {
+	b, err := jsstr.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(a.stdout, "%s\n", b)
+	return err
+}
+
+// pluralWord picks upstream's word: the singular only for exactly 1.
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,10 +1,121 @@
 package main
 
-import "errors"
+import (
+	"fmt"
+	"io"
+	"strings"
 
-// messageReadCmd is a placeholder until its issue lands.
-type messageReadCmd struct{}
+	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/message"
+)
 
-func (c *messageReadCmd) help(a *app) string { return "usage: " + a.name + " (not built yet)\n" }
+type messageReadCmd struct {
+	Raw     bool     `help:"print the file verbatim"`
+	JSON    bool     `name:"json" help:"print one JSON object"`
+	Archive bool     `help:"look in archive/ first"`
+	Args    []string `arg:"" optional:"" help:"[<identity>] <filename>"`
+}
 
-func (c *messageReadCmd) Run(a *app) error { return errors.New("not built yet") }
+func (c *messageReadCmd) help(a *app) string {
+	return named(`usage: {NAME} message read [<identity>] <filename> [--raw|--json] [--archive]
+
+  Print one message: a header on stderr, the body on stdout. The inbox
+  is searched first (the archive first with --archive). --raw prints the
+  whole file, --json one JSON object.
+
+  Examples:
+    {NAME} message read 1714826789012-abcdef.md
+    {NAME} message read bob 1714826789012-abcdef.md --json
+`, a.name)
+}
+
+// splitPositionals reads [<identity>] <filename> as read, archive and
+// thread do: one argument is a filename when it ends in .md, else an
+// agent; two are agent and filename; more are too many.
+func splitPositionals(args []string) (agent, filename string, err error) {
+	switch len(args) {
+	case 0:
+	case 1:
+		if strings.HasSuffix(args[0], ".md") {
+			filename = args[0]
+		} else {
+			agent = args[0]
+		}
+	case 2:
+		agent, filename = args[0], args[1]
+	default:
+		return "", "", sterr.Msg("too many arguments")
+	}
+	if filename == "" {
+		return "", "", sterr.Msg("<filename> required")
+	}
+	return agent, filename, nil
+}
+
+func (c *messageReadCmd) Run(a *app) error {
+	if c.Raw && c.JSON {
+		return sterr.Msg("--raw and --json are mutually exclusive")
+	}
+	agent, name, err := splitPositionals(c.Args)
+	if err != nil {
+		return err
+	}
+	id, err := a.resolve(agent, layout.Lenient)
+	if err != nil {
+		return err
+	}
+	if !message.IsDeliverable(name) {
+		return sterr.InvalidName(name)
+	}
+	t := a.tree()
+	if t != nil {
+		defer t.Close()
+	}
+	where, data, err := inbox.Read(t, id, name, c.Archive)
+	if err != nil {
+		return err
+	}
+	text := inbox.Text(data)
+	switch {
+	case c.Raw:
+		_, err = io.WriteString(a.stdout, text)
+		return err
+	case c.JSON:
+		return a.messageJSON(readJSON{name, id, where.Folder, inbox.Project(name, text)})
+	}
+	label := where.Folder + "/" + name
+	if message.IsOutside(name) {
+		fmt.Fprintf(a.stderr, "# %s (outside: non-canonical filename)\n", label)
+		_, err = io.WriteString(a.stdout, text)
+		return err
+	}
+	fields, body, ok := message.Parse(text)
+	if !ok {
+		fmt.Fprintf(a.stderr, "# %s (untyped: no frontmatter)\n", label)
+		_, err = io.WriteString(a.stdout, text)
+		return err
+	}
+	var h strings.Builder
+	fmt.Fprintf(&h, "# %s\n", label)
+	fmt.Fprintf(&h, "to:          %s  (derived from path)\n", id)
+	fmt.Fprintf(&h, "ts:          %s  (derived from filename)\n", name[:13])
+	for _, key := range []string{"from", "subject", "in-reply-to", "tags", "priority"} {
+		if v := fields[key]; v != "" {
+			fmt.Fprintf(&h, "%-12s %s\n", key+":", v)
+		}
+	}
+	h.WriteString("\n")
+	io.WriteString(a.stderr, h.String())
+	_, err = io.WriteString(a.stdout, body)
+	return err
+}
+
+// readJSON is the object `message read --json` prints.
+type readJSON struct {
+	Filename string           `json:"filename"`
+	Identity string           `json:"identity"`
+	Folder   string           `json:"folder"`
+	Message  inbox.Projection `json:"message"`
+}

@@ -1,10 +1,53 @@
 package main
 
-import "errors"
+import (
+	"fmt"
+	"strings"
 
-// messageThreadCmd is a placeholder until its issue lands.
-type messageThreadCmd struct{}
+	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/layout"
+)
 
-func (c *messageThreadCmd) help(a *app) string { return "usage: " + a.name + " (not built yet)\n" }
+type messageThreadCmd struct {
+	Tree bool     `help:"indent replies under their parent"`
+	Args []string `arg:"" optional:"" help:"[<identity>] <filename>"`
+}
 
-func (c *messageThreadCmd) Run(a *app) error { return errors.New("not built yet") }
+func (c *messageThreadCmd) help(a *app) string {
+	return named(`usage: {NAME} message thread [<identity>] <filename> [--tree]
+
+  Print the reply chain of a message across every agent's inbox and
+  archive: its ancestors and all replies below it, one
+  "<filename>\t<from>\t<subject>" line each, oldest first (--tree:
+  indented two spaces per level).
+
+  Examples:
+    {NAME} message thread 1714826789012-abcdef.md
+    {NAME} message thread 1714826789012-abcdef.md --tree
+`, a.name)
+}
+
+func (c *messageThreadCmd) Run(a *app) error {
+	agent, name, err := splitPositionals(c.Args)
+	if err != nil {
+		return err
+	}
+	// The agent is only validated: the walk is global.
+	if _, err := a.resolve(agent, layout.Lenient); err != nil {
+		return err
+	}
+	t := a.tree()
+	if t != nil {
+		defer t.Close()
+	}
+	lines, err := inbox.Thread(t, name, c.Tree)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		fmt.Fprintf(&b, "%s%s\t%s\t%s\n", strings.Repeat("  ", l.Depth), l.Name, l.From, l.Subject)
+	}
+	_, err = fmt.Fprint(a.stdout, b.String())
+	return err
+}

@@ -19,7 +19,7 @@ import (
 //   - a value flag given last is "not given", unless it has a missing tag;
 //   - -h/--help stops the scan: earlier errors win, later args are unread;
 //   - any other "-…" is an unknown flag, one positional too many is an
-//     unexpected arg.
+//     unexpected arg (or the command's extra:"…" text, %s = the arg).
 func scan(node *kong.Node, args []string) (canonical []string, help bool, err error) {
 	loose := node.Tag != nil && node.Tag.Has("loose")
 	var positionals []string
@@ -34,8 +34,8 @@ func scan(node *kong.Node, args []string) (canonical []string, help bool, err er
 				if loose {
 					continue
 				}
-				if node.Tag != nil && node.Tag.Has("strayflag") {
-					return nil, false, sterr.Msg("unknown flag: %s", arg)
+				if msg := extraText(node); msg != "" {
+					return nil, false, sterr.Msg("%s", strings.ReplaceAll(msg, "%s", arg))
 				}
 				return nil, false, sterr.Msg("unexpected arg: %s", arg)
 			}
@@ -102,4 +102,13 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// extraText is the command's extra:"…" error text for a surplus
+// positional, or "".
+func extraText(node *kong.Node) string {
+	if node.Tag == nil {
+		return ""
+	}
+	return node.Tag.Get("extra")
 }

@@ -1,10 +1,99 @@
 package main
 
-import "errors"
+import (
+	"fmt"
 
-// syncCmd is a placeholder until its issue lands.
-type syncCmd struct{}
+	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/sterr"
+	stsync "github.com/smalltalk-go/st/internal/sync"
+)
 
-func (c *syncCmd) help(a *app) string { return "usage: " + a.name + " (not built yet)\n" }
+// syncCmd is "sync push|pull <peer>", "sync push|pull --all",
+// "sync --all" and "sync sweep": one leaf whose first positional is the
+// verb, so its checks run in upstream's order (argv, root-shape warning,
+// then verb and peer).
+type syncCmd struct {
+	All  bool   `help:"apply against every peer in peers.yaml"`
+	Verb string `arg:"" optional:"" predict:"push,pull,sweep" help:"push, pull or sweep"`
+	Peer string `arg:"" optional:"" help:"local:<path>, host:path, or a peers.yaml name"`
+}
 
-func (c *syncCmd) Run(a *app) error { return errors.New("not built yet") }
+func (c *syncCmd) help(a *app) string {
+	return named(`usage: {NAME} sync push|pull <peer>
+       {NAME} sync push|pull --all
+       {NAME} sync sweep
+       {NAME} sync --all
+
+  rsync your state tree against peers. push sends yours, pull
+  fetches theirs, --all does every configured peer, sweep enforces
+  the LAYOUT tombstone invariant.
+
+  Examples:
+    {NAME} sync pull --all    # conservative cron default (pull-only)
+    {NAME} sync --all         # push + pull against every peer
+`, a.name)
+}
+
+func (c *syncCmd) Run(a *app) error {
+	root := a.root()
+	a.warnRootShape(root)
+	s := &stsync.Syncer{
+		Root:      root,
+		ConfigDir: a.env.ConfigDir(),
+		PathEnv:   a.env.Get("PATH"),
+		Stdout:    a.stdout,
+		Log:       a.stderr,
+	}
+	if c.All {
+		if c.Peer != "" {
+			return sterr.Msg("--all takes no <peer> argument")
+		}
+		switch c.Verb {
+		case "", "push", "pull":
+			return s.All(c.Verb)
+		case "sweep":
+			return sterr.Msg("--all is not meaningful for sweep (sweep is local-only)")
+		default:
+			return sterr.Msg("--all does not pair with verb: %s", c.Verb)
+		}
+	}
+	switch c.Verb {
+	case "push", "pull":
+		if c.Peer == "" {
+			return sterr.Msg("<peer> required for %s", c.Verb)
+		}
+		if c.Verb == "push" {
+			return s.Push(c.Peer)
+		}
+		return s.Pull(c.Peer)
+	case "sweep":
+		if c.Peer != "" {
+			return sterr.Msg("sweep takes no <peer> argument")
+		}
+		switch n := s.Sweep(); {
+		case n == 1:
+			fmt.Fprintln(a.stderr, "# sweep: removed 1 redundant inbox file")
+		case n > 1:
+			fmt.Fprintf(a.stderr, "# sweep: removed %d redundant inbox files\n", n)
+		}
+		return nil
+	case "":
+		return sterr.Msg("no verb. Use push|pull|sweep|--all")
+	default:
+		return sterr.Msg("unknown verb: %s", c.Verb)
+	}
+}
+
+// warnRootShape prints the root-shape warning (inbox.RootShapeWarning)
+// on stderr when there is one.
+func (a *app) warnRootShape(root string) {
+	t, err := fsutil.Open(root)
+	if err != nil {
+		return
+	}
+	defer t.Close()
+	if w := inbox.RootShapeWarning(t); w != "" {
+		fmt.Fprintln(a.stderr, w)
+	}
+}

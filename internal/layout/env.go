@@ -3,7 +3,7 @@ package layout
 import (
 	"fmt"
 	"io"
-	"os"
+	"os/user"
 	"path/filepath"
 
 	"github.com/smalltalk-go/st/internal/sterr"
@@ -45,11 +45,11 @@ func (e *Env) Home() string {
 	if h, ok := e.lookup("HOME"); ok {
 		return h
 	}
-	h, err := os.UserHomeDir()
+	u, err := user.Current()
 	if err != nil {
 		return ""
 	}
-	return h
+	return u.HomeDir
 }
 
 // Root returns the store root: ST_ROOT, then COORD_ROOT (with a notice),

@@ -1,0 +1,201 @@
+package inbox
+
+import (
+	"io/fs"
+	"slices"
+	"strconv"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/message"
+)
+
+// regularNames returns the names of the regular files in folder dir,
+// byte-sorted. Dot-files (temp files of st, rsync and renameio), FIFOs,
+// symlinks and folders are left out, so nothing a reader opens can block
+// or lead elsewhere. A nil tree reads as a missing folder.
+func regularNames(t *fsutil.Tree, dir string) ([]string, error) {
+	if t == nil {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: fs.ErrNotExist}
+	}
+	entries, err := t.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if n := e.Name(); n != "" && n[0] != '.' && e.Type().IsRegular() {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// isRegular reports whether rel is a regular file (a final symlink is not
+// followed).
+func isRegular(t *fsutil.Tree, rel string) bool {
+	if t == nil {
+		return false
+	}
+	fi, err := t.Lstat(rel)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// List returns the deliverable names (canonical and outside) in
+// <id>/<folder>, byte-sorted, which for canonical names is chronological.
+// A missing folder gives an fs.ErrNotExist error.
+func List(t *fsutil.Tree, id, folder string) ([]string, error) {
+	names, err := regularNames(t, id+"/"+folder)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(names, func(n string) bool { return !message.IsDeliverable(n) }), nil
+}
+
+// Filter narrows a listing the way `message ls` does.
+type Filter struct {
+	// Since keeps items whose ts is at least *Since (unix ms); nil keeps all.
+	Since *float64
+	// From keeps canonical files whose frontmatter from equals it exactly;
+	// the value "outside" keeps outside files instead. Empty keeps all.
+	From string
+}
+
+// Item is one listed message, as `message ls --json` prints it.
+type Item struct {
+	Filename string `json:"filename"`
+	// TS is the filename's timestamp (an integer) for canonical names and
+	// the file's mtime in fractional milliseconds for outside files.
+	TS        float64  `json:"ts"`
+	From      *string  `json:"from"`
+	Subject   *string  `json:"subject"`
+	InReplyTo *string  `json:"inReplyTo"`
+	Tags      []string `json:"tags"`
+	Priority  *string  `json:"priority"`
+}
+
+// Select returns the deliverable names in <id>/<folder> that pass f, in
+// byte order. Only canonical files are read, and only when f.From is set.
+func Select(t *fsutil.Tree, id, folder string, f Filter) ([]string, error) {
+	items, err := selectItems(t, id, folder, f, false)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(items))
+	for i, it := range items {
+		names[i] = it.Filename
+	}
+	return names, nil
+}
+
+// Items is Select with each file's frontmatter projected (§6.4).
+func Items(t *fsutil.Tree, id, folder string, f Filter) ([]Item, error) {
+	return selectItems(t, id, folder, f, true)
+}
+
+func selectItems(t *fsutil.Tree, id, folder string, f Filter, meta bool) ([]Item, error) {
+	dir := id + "/" + folder
+	names, err := List(t, id, folder)
+	if err != nil {
+		return nil, err
+	}
+	items := []Item{}
+	for _, name := range names {
+		canonical := message.IsCanonical(name)
+		var ts float64
+		if canonical {
+			ts = float64(message.Timestamp(name))
+		} else if f.Since != nil || meta {
+			ts = mtimeMs(t, dir+"/"+name)
+		}
+		if f.Since != nil && ts < *f.Since {
+			continue
+		}
+		var fields message.Fields
+		if canonical && (f.From != "" || meta) {
+			fields, _, _ = message.Parse(readText(t, dir+"/"+name))
+		}
+		if f.From != "" {
+			if !canonical && f.From != "outside" {
+				continue
+			}
+			if canonical && fields["from"] != f.From {
+				continue
+			}
+		}
+		it := Item{Filename: name, TS: ts, Tags: []string{}}
+		if meta {
+			if canonical {
+				it.From = nonEmpty(fields["from"])
+				it.Subject = nonEmpty(fields["subject"])
+				it.InReplyTo = nonEmpty(fields["in-reply-to"])
+				if v := fields["tags"]; v != "" {
+					it.Tags = message.ReadTags(v)
+				}
+				if p := fields["priority"]; message.ValidPriority(p) {
+					it.Priority = &p
+				}
+			} else {
+				outside := "outside"
+				it.From = &outside
+			}
+		}
+		items = append(items, it)
+	}
+	return items, nil
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// mtimeMs is Node's mtimeMs of rel: fractional milliseconds, 0 when the
+// file vanished.
+func mtimeMs(t *fsutil.Tree, rel string) float64 {
+	fi, err := t.Lstat(rel)
+	if err != nil {
+		return 0
+	}
+	return MtimeMs(fi)
+}
+
+// MtimeMs returns a file's modification time as Node's mtimeMs computes
+// it: float64(sec)*1000 + float64(nsec)/1e6.
+func MtimeMs(fi fs.FileInfo) float64 {
+	mt := fi.ModTime()
+	return float64(mt.Unix())*1000 + float64(mt.Nanosecond())/1e6
+}
+
+// Orphans returns the attachments in <id>/<folder> whose prefix has no
+// canonical .md in the same folder, byte-sorted; since (when not nil)
+// keeps those whose prefix timestamp is at least *since.
+func Orphans(t *fsutil.Tree, id, folder string, since *float64) ([]string, error) {
+	names, err := regularNames(t, id+"/"+folder)
+	if err != nil {
+		return nil, err
+	}
+	messages := map[string]bool{}
+	for _, n := range names {
+		if message.IsCanonical(n) {
+			messages[n[:20]] = true
+		}
+	}
+	orphans := []string{}
+	for _, n := range names {
+		prefix, ok := message.Prefix(n)
+		if !ok || message.IsCanonical(n) || messages[prefix] {
+			continue
+		}
+		if since != nil {
+			ts, _ := strconv.ParseFloat(prefix[:13], 64)
+			if ts < *since {
+				continue
+			}
+		}
+		orphans = append(orphans, n)
+	}
+	return orphans, nil
+}

@@ -1,0 +1,121 @@
+package inbox
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/message"
+)
+
+// TrimOptions selects what Trim deletes from an archive.
+type TrimOptions struct {
+	// OlderThan is a duration like 90d, 12h or 2w (nil: not given):
+	// canonical files whose timestamp is strictly older are victims.
+	OlderThan *string
+	// KeepLast keeps the newest N canonical files (nil: not given); the
+	// rest are victims. The two criteria are united.
+	KeepLast *int
+	// WithAttachments adds the archive attachments of the victims.
+	WithAttachments bool
+	// DryRun reports the victims without deleting anything.
+	DryRun bool
+	// Now is the clock the durations count back from.
+	Now time.Time
+}
+
+// TrimResult lists what was (or would be) deleted. Attachments is nil
+// unless attachments were requested and the archive could be read.
+type TrimResult struct {
+	Victims     []string
+	Attachments []string
+}
+
+// ErrTrimCriteria is returned when neither criterion is given.
+var ErrTrimCriteria = sterr.Msg("trim requires --older-than DURATION or --keep-last N")
+
+// ErrKeepLast is returned for a negative KeepLast.
+var ErrKeepLast = sterr.Msg("--keep-last must be a non-negative integer")
+
+var durationRE = regexp.MustCompile(`^([0-9]+)([smhdw])$`)
+
+var durationUnits = map[string]float64{"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+// ParseDuration reads ^([0-9]+)([smhdw])$ as a number of seconds, or
+// returns INVALID_DURATION.
+func ParseDuration(spec string) (float64, error) {
+	m := durationRE.FindStringSubmatch(spec)
+	if m == nil {
+		return 0, sterr.New(sterr.InvalidDuration,
+			"invalid duration: "+spec+" (use e.g. 90d, 12h, 2w)", map[string]any{"value": spec})
+	}
+	n, _ := strconv.ParseFloat(m[1], 64) // huge values become +Inf, as in JavaScript
+	return n * durationUnits[m[2]], nil
+}
+
+// Trim deletes old canonical files (and optionally their attachments)
+// from id's archive, best effort. Only the archive is touched: the inbox
+// is the agent's to-do list. An archive that cannot be read has nothing
+// to trim, and then OlderThan is not even validated (as upstream).
+func Trim(t *fsutil.Tree, id string, o TrimOptions) (TrimResult, error) {
+	if o.OlderThan == nil && o.KeepLast == nil {
+		return TrimResult{}, ErrTrimCriteria
+	}
+	if o.KeepLast != nil && *o.KeepLast < 0 {
+		return TrimResult{}, ErrKeepLast
+	}
+	dir := id + "/" + Archive
+	names, err := regularNames(t, dir)
+	if err != nil {
+		return TrimResult{Victims: []string{}}, nil
+	}
+	var files []string
+	for _, n := range names {
+		if message.IsCanonical(n) {
+			files = append(files, n)
+		}
+	}
+	victim := map[string]bool{}
+	if o.OlderThan != nil {
+		secs, err := ParseDuration(*o.OlderThan)
+		if err != nil {
+			return TrimResult{}, err
+		}
+		cutoff := float64(o.Now.UnixMilli()) - secs*1000
+		for _, f := range files {
+			if float64(message.Timestamp(f)) < cutoff {
+				victim[f] = true
+			}
+		}
+	}
+	if o.KeepLast != nil && len(files) > *o.KeepLast {
+		for _, f := range files[:len(files)-*o.KeepLast] {
+			victim[f] = true
+		}
+	}
+	res := TrimResult{Victims: slices.DeleteFunc(files, func(f string) bool { return !victim[f] })}
+	if res.Victims == nil {
+		res.Victims = []string{}
+	}
+	if o.WithAttachments {
+		prefixes := map[string]bool{}
+		for _, v := range res.Victims {
+			prefixes[v[:20]] = true
+		}
+		res.Attachments = []string{}
+		for _, n := range names {
+			if p, ok := message.Prefix(n); ok && !message.IsCanonical(n) && prefixes[p] {
+				res.Attachments = append(res.Attachments, n)
+			}
+		}
+	}
+	if !o.DryRun {
+		for _, f := range append(slices.Clone(res.Victims), res.Attachments...) {
+			t.Remove(dir + "/" + f) // best effort, like upstream
+		}
+	}
+	return res, nil
+}
