@@ -85,6 +85,9 @@ func TestMCPFreshRoot(t *testing.T) {
 	if want := "wrote 6 bytes to " + path; sum != want {
 		t.Errorf("write summary %q, want %q", sum, want)
 	}
+	if sum, out := p.ok("st_msg_ls", nil); out != `{"matches":[],"archive":false,"identity":"alice"}` || sum != "0 messages in inbox" {
+		t.Errorf("ls on a fresh root: %q %s", sum, out)
+	}
 	for _, d := range []string{"inbox", "archive"} {
 		if fi, err := os.Stat(filepath.Join(root, "alice", d)); err != nil || !fi.IsDir() {
 			t.Errorf("alice/%s not created at start", d)

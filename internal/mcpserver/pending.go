@@ -1,8 +1,5 @@
 package mcpserver
 
-// Tools waiting for their packages (inbox listing/reading, agents,
-// resources).
-func (s *server) addMessageTools()  {}
+// Tools waiting for their packages (agents, resources).
 func (s *server) addAgents()        {}
 func (s *server) addResourceTools() {}
-func (s *server) addReply()         {}
