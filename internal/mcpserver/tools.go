@@ -21,7 +21,8 @@ import (
 // line and the structured result, or an error.
 type tool[In, Out any] struct {
 	name, title, description string
-	enums                    map[string][]any // input property → allowed values
+	enums                    map[string][]any   // input property → allowed values
+	outSchema                *jsonschema.Schema // instead of Out's inferred schema
 	run                      func(in In) (summary string, out Out, err error)
 }
 
@@ -35,7 +36,10 @@ func add[In, Out any](s *server, t tool[In, Out]) {
 		Title:        t.title,
 		Description:  t.description,
 		InputSchema:  inputSchema[In](t.enums),
-		OutputSchema: outputSchema[Out](),
+		OutputSchema: t.outSchema,
+	}
+	if t.outSchema == nil {
+		def.OutputSchema = outputSchema[Out]()
 	}
 	mcp.AddTool(s.mcp, def, func(_ context.Context, _ *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out any, _ error) {
 		defer func() {
