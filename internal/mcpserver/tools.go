@@ -16,12 +16,11 @@ import (
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
-// tool describes one tool: the texts upstream shows to models, the
-// enumerations of its input, and its handler, which returns the summary
+// tool describes one tool: the texts upstream shows to models and its
+// handler, which returns the summary
 // line and the structured result, or an error.
 type tool[In, Out any] struct {
 	name, title, description string
-	enums                    map[string][]any   // input property → allowed values
 	outSchema                *jsonschema.Schema // instead of Out's inferred schema
 	run                      func(in In) (summary string, out Out, err error)
 }
@@ -35,7 +34,7 @@ func add[In, Out any](s *server, t tool[In, Out]) {
 		Name:         t.name,
 		Title:        t.title,
 		Description:  t.description,
-		InputSchema:  inputSchema[In](t.enums),
+		InputSchema:  inputSchema[In](),
 		OutputSchema: t.outSchema,
 	}
 	if t.outSchema == nil {
@@ -67,7 +66,7 @@ func add[In, Out any](s *server, t tool[In, Out]) {
 // inputSchema infers the schema of In. Optional arguments are pointers
 // (absent and empty differ) but never accept null; unknown arguments are
 // ignored like upstream's, not refused.
-func inputSchema[In any](enums map[string][]any) *jsonschema.Schema {
+func inputSchema[In any]() *jsonschema.Schema {
 	s, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(err)
@@ -77,13 +76,11 @@ func inputSchema[In any](enums map[string][]any) *jsonschema.Schema {
 		if i := slices.Index(p.Types, "null"); i >= 0 && len(p.Types) == 2 {
 			p.Type, p.Types = p.Types[1-i], nil
 		}
-		if e, ok := enums[name]; ok {
-			p.Enum = e
-		}
 		if name == "since" {
 			p.Minimum = new(float64)
 		}
 	}
+	tidySchema(s)
 	return s
 }
 
@@ -93,7 +90,36 @@ func outputSchema[Out any]() *jsonschema.Schema {
 	if err != nil {
 		panic(err)
 	}
+	tidySchema(s)
 	return s
+}
+
+// closedSets are the values of the properties that have a closed set,
+// wherever they appear.
+var closedSets = map[string][]any{
+	"priority": {"low", "normal", "high"},
+	"file":     {"now", "decisions", "full"},
+	"status":   {"offline", "available", "busy", "away", "dnd", "unknown"},
+	"folder":   {"inbox", "archive"},
+	"outcome":  {"moved", "idempotent"},
+}
+
+// tidySchema walks s: lists are never null (st always sends an array or
+// omits the key), and properties with a closed set of values get it.
+func tidySchema(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" && s.Types[1] == "array" {
+		s.Type, s.Types = "array", nil
+	}
+	for name, p := range s.Properties {
+		if e, ok := closedSets[name]; ok && p.Enum == nil && (p.Type == "string" || slices.Contains(p.Types, "string")) {
+			p.Enum = e
+		}
+		tidySchema(p)
+	}
+	tidySchema(s.Items)
 }
 
 // errorPayload is _meta["st/error"] of an error result.

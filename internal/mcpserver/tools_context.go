@@ -50,7 +50,6 @@ func (s *server) addContextTools() {
 		name:        "st_context_read",
 		title:       "Read agent context/ working-state",
 		description: "Equivalent to `st context read`. Return the per-agent durable working-state (brief-024, in-context-state leg of lossless-restart). Absent-able: missing files return { text: '', absent: true }.",
-		enums:       map[string][]any{"file": {"now", "decisions", "full"}},
 		run: func(in contextReadIn) (string, contextReadOut, error) {
 			id, err := s.hosted(in.Identity, layout.Strict)
 			if err != nil {

@@ -115,7 +115,6 @@ func (s *server) addMessageTools() {
 		name:        "st_msg_read",
 		title:       "Read one smalltalk message",
 		description: "Equivalent to `st message read`. Return the parsed message at <identity>/inbox/<filename> (or archive, with auto-fallback). identity defaults to $ST_AGENT.",
-		enums:       nil,
 		run: func(in readIn) (string, located, error) {
 			id, err := s.agent(in.Identity)
 			if err != nil {

@@ -28,7 +28,6 @@ func (s *server) addSend() {
 		name:        "st_msg_send",
 		title:       "Send a smalltalk message",
 		description: "Equivalent to `st message send`. Write a new message to <to>/inbox/. The act of writing IS the send; sync moves the file across machines later.",
-		enums:       map[string][]any{"priority": {"low", "normal", "high"}},
 		run: func(in sendIn) (string, sentOut, error) {
 			if err := layout.CheckAgent(in.To); err != nil {
 				return "", sentOut{}, err
