@@ -39,6 +39,9 @@ func (a *app) dispatch() error {
 		fmt.Fprintf(a.stdout, "%s %s\n", a.name, version())
 		return nil
 	}
+	if handled, err := a.fastHook(args); handled {
+		return err
+	}
 	grammar, ok := pathGrammar(args)
 	if !ok {
 		return a.unknownVerb(args[0], args[1:])

@@ -1,10 +1,175 @@
 package main
 
-import "errors"
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
-// hookCmd is a placeholder until its issue lands.
-type hookCmd struct{}
+	"github.com/smalltalk-go/st/hooks"
+	"github.com/smalltalk-go/st/internal/layout"
+)
 
-func (c *hookCmd) help(a *app) string { return "usage: " + a.name + " (not built yet)\n" }
+// hookCmd groups the in-process hooks (st-compat.md §7). Every event is
+// loose: a typo in a settings file must never turn into exit 2 or stderr
+// noise, so unknown flags and extra arguments are ignored.
+type hookCmd struct {
+	SessionStart      hookSessionStartCmd      `cmd:"" loose:"" help:"Claude Code SessionStart: now.md + boot-ritual reminder"`
+	PreCompact        hookPreCompactCmd        `cmd:"" loose:"" help:"Claude Code PreCompact: make sure now.md holds state"`
+	StopFailure       hookStopFailureCmd       `cmd:"" loose:"" help:"Claude Code StopFailure: status + operator message"`
+	CodexSessionStart hookCodexSessionStartCmd `cmd:"" loose:"" help:"Codex SessionStart: now.md + unread inbox"`
+	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" help:"Codex Stop: inbox arrivals since the last check"`
+}
 
-func (c *hookCmd) Run(a *app) error { return errors.New("not built yet") }
+func init() {
+	groups["hook"] = group{
+		usage:       hookUsage,
+		helpWords:   []string{"-h", "--help"},
+		noVerbCode:  exitError,
+		unknown:     func(a *app, v string) string { return fmt.Sprintf("%s hook: unknown event: %s\n\n", a.name, v) },
+		unknownCode: exitError,
+	}
+}
+
+func hookUsage(a *app) string {
+	return named(`usage: {NAME} hook <event>
+
+  Run one agent-integration hook in process (wired by `+"`{NAME} hooks path`"+`).
+
+  session-start         Claude Code SessionStart: now.md + boot-ritual reminder
+  pre-compact           Claude Code PreCompact: make sure now.md holds state
+  stop-failure          Claude Code StopFailure: status + operator message
+  codex-session-start   Codex SessionStart: now.md + unread inbox
+  codex-stop            Codex Stop: inbox arrivals since the last check
+`, a.name)
+}
+
+type hookSessionStartCmd struct {
+	JSON  bool `name:"json" help:"print hookSpecificOutput JSON on stdout and exit 0"`
+	Inbox bool `help:"add a summary of the unread inbox"`
+}
+type hookPreCompactCmd struct{}
+type hookStopFailureCmd struct{}
+type hookCodexSessionStartCmd struct{}
+type hookCodexStopCmd struct{}
+
+func (c *hookSessionStartCmd) Run(a *app) error {
+	return a.runHook(hooks.SessionStart, hooks.Options{JSON: c.JSON, Inbox: c.Inbox})
+}
+func (c *hookPreCompactCmd) Run(a *app) error  { return a.runHook(hooks.PreCompact, hooks.Options{}) }
+func (c *hookStopFailureCmd) Run(a *app) error { return a.runHook(hooks.StopFailure, hooks.Options{}) }
+func (c *hookCodexSessionStartCmd) Run(a *app) error {
+	return a.runHook(hooks.CodexSessionStart, hooks.Options{})
+}
+func (c *hookCodexStopCmd) Run(a *app) error { return a.runHook(hooks.CodexStop, hooks.Options{}) }
+
+func (c *hookSessionStartCmd) help(a *app) string      { return hookUsage(a) }
+func (c *hookPreCompactCmd) help(a *app) string        { return hookUsage(a) }
+func (c *hookStopFailureCmd) help(a *app) string       { return hookUsage(a) }
+func (c *hookCodexSessionStartCmd) help(a *app) string { return hookUsage(a) }
+func (c *hookCodexStopCmd) help(a *app) string         { return hookUsage(a) }
+
+// fastHook runs `st hook <event> …` without building the kong model, the
+// largest cost of a hook process after the Go runtime's start. It takes
+// only the plain case (a known event, no -h/--help anywhere) and parses
+// exactly what the kong path would: session-start's --json and --inbox,
+// everything else ignored (the events are loose).
+func (a *app) fastHook(args []string) (handled bool, err error) {
+	if len(args) < 2 || args[0] != "hook" || !hooks.IsEvent(args[1]) {
+		return false, nil
+	}
+	var opt hooks.Options
+	for _, arg := range args[2:] {
+		switch arg {
+		case "-h", "--help":
+			return false, nil
+		case "--json":
+			opt.JSON = true
+		case "--inbox":
+			opt.Inbox = true
+		}
+	}
+	if args[1] != hooks.SessionStart {
+		opt.JSON, opt.Inbox = false, false
+	}
+	return true, a.runHook(args[1], opt)
+}
+
+// stdinBound bounds stop-failure's read of its payload; a timeout counts
+// as invalid JSON.
+const stdinBound = 2 * time.Second
+
+// runHook resolves root and agent like the CLI's env path (without
+// creating anything and without printing legacy notices), runs the hook
+// and prints its output. Whatever happens it fails open.
+func (a *app) runHook(event string, opt hooks.Options) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res := hooks.Fault(event, opt.JSON)
+			a.stdout.Write(res.Stdout)
+			a.stderr.Write(res.Stderr)
+			err = nil
+			if res.Code != 0 {
+				err = exitCode(res.Code)
+			}
+		}
+	}()
+	var notices bytes.Buffer
+	a.env.Notices = &notices
+	opt.Root = a.env.Root()
+	if id, err := a.env.AgentName(); err == nil && layout.ValidAgent(id) {
+		opt.Agent = id
+	}
+	opt.Now = a.now
+	opt.HookTimeoutMS = a.env.Get("ST_HOOK_TIMEOUT_MS")
+	opt.RehydrateStaleS = a.env.Get("ST_REHYDRATE_STALE_S")
+	opt.PrecompactTimeoutS = a.env.Get("ST_PRECOMPACT_TIMEOUT_S")
+	opt.PrecompactFreshS = a.env.Get("ST_PRECOMPACT_FRESH_S")
+	opt.Operator = a.env.Get("ST_OPERATOR")
+	opt.ConfigDir = a.env.ConfigDir()
+	opt.StopFailureWindowS = a.env.Get("ST_STOPFAILURE_WINDOW_S")
+	opt.StateDir = a.env.Get("XDG_STATE_HOME")
+	if opt.StateDir == "" {
+		opt.StateDir = filepath.Join(a.env.Home(), ".local", "state")
+	}
+	opt.Notices = notices.Bytes()
+	opt.TestPanic = a.env.Get("ST_HOOK_TEST_PANIC") == "1"
+	if ms, err := strconv.ParseFloat(strings.TrimSpace(a.env.Get("ST_HOOK_TEST_DELAY_MS")), 64); err == nil && ms > 0 {
+		opt.TestDelay = time.Duration(ms * float64(time.Millisecond))
+	}
+	var stdin []byte
+	if hooks.ReadsStdin(event) {
+		stdin = readBounded(a.stdin, stdinBound)
+	}
+	res := hooks.Run(event, stdin, opt)
+	a.stdout.Write(res.Stdout)
+	a.stderr.Write(res.Stderr)
+	if res.Code != 0 {
+		return exitCode(res.Code)
+	}
+	return nil
+}
+
+// readBounded reads r to EOF within d; on timeout or error it returns
+// nil, which the hook reads as invalid JSON.
+func readBounded(r io.Reader, d time.Duration) []byte {
+	done := make(chan []byte, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(r, 1<<20))
+		if err != nil {
+			data = nil
+		}
+		done <- data
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case data := <-done:
+		return data
+	case <-timer.C:
+		return nil
+	}
+}

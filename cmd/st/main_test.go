@@ -50,6 +50,11 @@ func scriptParams(dir string) testscript.Params {
 			env.Setenv("ST_CONFIG", filepath.Join(env.WorkDir, "config"))
 			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, "state"))
 			env.Setenv("ST_AGENT", "alice")
+			// $STBIN is the st the scripts run, as `st hooks` reports it.
+			if p, err := exec.LookPath("st"); err == nil {
+				env.Setenv("STBIN", p)
+				env.Setenv("STBINDIR", filepath.Dir(p))
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

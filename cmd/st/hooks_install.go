@@ -1,0 +1,172 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/smalltalk-go/st/hooks"
+	"github.com/smalltalk-go/st/internal/sterr"
+)
+
+type hooksInstallCmd struct {
+	For      *string `missing:"--for requires a value" predict:"claude-code,codex" help:"claude-code or codex"`
+	Scope    *string `missing:"--scope requires a value" predict:"user,project,local" help:"which settings file"`
+	Settings *string `missing:"--settings requires a value" help:"settings file to change"`
+	DryRun   bool    `name:"dry-run" help:"print the result, change nothing"`
+}
+
+type hooksUninstallCmd hooksInstallCmd
+
+var installFamilies = []string{hooks.ClaudeCode, hooks.Codex}
+
+func (c *hooksInstallCmd) Run(a *app) error {
+	return a.changeSettings((*hooksInstallCmd)(c), true)
+}
+
+func (c *hooksUninstallCmd) Run(a *app) error {
+	return a.changeSettings((*hooksInstallCmd)(c), false)
+}
+
+// changeSettings installs or uninstalls st's hooks in one settings file.
+func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
+	family, err := checkFamily(c.For, installFamilies)
+	if err != nil {
+		return err
+	}
+	path, err := a.settingsPath(family, c.Scope, c.Settings)
+	if err != nil {
+		return err
+	}
+	codex := family == hooks.Codex
+	s, err := hooks.ReadSettings(path, codex)
+	if err != nil {
+		return sterr.Msg("%s", err.Error())
+	}
+	stBin := a.selfPath()
+	var verb string
+	if install {
+		hooks.Install(s.Doc, hooks.EntriesFor(family), stBin)
+		verb = fmt.Sprintf("installed %d st hooks into %s", len(hooks.EntriesFor(family)), path)
+	} else {
+		n := hooks.Uninstall(s.Doc, stBin)
+		if n == 0 {
+			fmt.Fprintf(a.stdout, "%s has no st hooks — no changes.\n", path)
+			return nil
+		}
+		verb = fmt.Sprintf("removed %d st hooks from %s", n, path)
+	}
+	data := hooks.FormatJSON(s.Doc)
+	if c.DryRun {
+		a.stdout.Write(data)
+		fmt.Fprintf(a.stderr, "%s hooks: dry run — %s not changed\n", a.name, path)
+		return nil
+	}
+	if s.Unchanged(data) {
+		fmt.Fprintf(a.stdout, "%s already has st's hooks — no changes.\n", path)
+		return nil
+	}
+	backup, err := hooks.WriteSettings(s, data)
+	if err != nil {
+		return err
+	}
+	if backup != "" {
+		verb += " (previous file kept as " + backup + ")"
+	}
+	fmt.Fprintln(a.stdout, verb)
+	if codex {
+		fmt.Fprintln(a.stdout, "Codex will ask you to trust the changed hooks: open /hooks in Codex and trust them (until then Codex skips them).")
+	}
+	return nil
+}
+
+// settingsPath picks the settings file: --settings, else the scope's file.
+func (a *app) settingsPath(family string, scope, file *string) (string, error) {
+	if file != nil {
+		if *file == "" {
+			return "", sterr.Msg("--settings requires a value")
+		}
+		return *file, nil
+	}
+	sc := "local"
+	if family == hooks.Codex {
+		sc = "user"
+	}
+	if scope != nil {
+		sc = *scope
+	}
+	switch family {
+	case hooks.Codex:
+		switch sc {
+		case "user":
+			return filepath.Join(a.codexHome(), "hooks.json"), nil
+		case "project":
+			return filepath.Join(".codex", "hooks.json"), nil
+		case "local":
+			return "", sterr.Msg("--scope local is not available for codex (use user or project)")
+		}
+	default:
+		switch sc {
+		case "user":
+			return filepath.Join(a.claudeHome(), "settings.json"), nil
+		case "project":
+			return filepath.Join(".claude", "settings.json"), nil
+		case "local":
+			return filepath.Join(".claude", "settings.local.json"), nil
+		}
+	}
+	return "", sterr.Msg("--scope must be one of user|project|local, got: %s", sc)
+}
+
+func (a *app) claudeHome() string {
+	if d := a.env.Get("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(a.env.Home(), ".claude")
+}
+
+func (a *app) codexHome() string {
+	if d := a.env.Get("CODEX_HOME"); d != "" {
+		return d
+	}
+	return filepath.Join(a.env.Home(), ".codex")
+}
+
+type hooksDoctorCmd struct {
+	Settings *string `missing:"--settings requires a value" help:"settings file to check"`
+}
+
+func (c *hooksDoctorCmd) Run(a *app) error {
+	opt := hooks.DoctorOptions{
+		StBin:    a.selfPath(),
+		LookPath: a.lookPath,
+		Env:      a.environ(),
+		TempDir:  a.env.Get("TMPDIR"),
+	}
+	if c.Settings != nil {
+		opt.Files, opt.Required = []string{*c.Settings}, true
+	} else {
+		opt.Files = []string{
+			filepath.Join(a.claudeHome(), "settings.json"),
+			filepath.Join(".claude", "settings.json"),
+			filepath.Join(".claude", "settings.local.json"),
+			filepath.Join(a.codexHome(), "hooks.json"),
+			filepath.Join(".codex", "hooks.json"),
+		}
+	}
+	if hooks.Doctor(opt, a.stdout) {
+		return exitCode(exitError)
+	}
+	return nil
+}
+
+// environ is the environment fired hooks start from: the basics a
+// harness passes on (the doctor sets the ST_* variables itself).
+func (a *app) environ() []string {
+	var env []string
+	for _, k := range []string{"PATH", "HOME", "USER", "LANG", "LC_ALL", "TMPDIR", "SHELL"} {
+		if v, ok := a.env.Lookup(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}

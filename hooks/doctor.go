@@ -1,0 +1,217 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+//go:embed payloads/*.json
+var payloads embed.FS
+
+// Sample returns a realistic stdin payload for event, with the field
+// names the harness sends (claude-code-hooks.md).
+func Sample(event string) []byte {
+	name := "claude-" + event + ".json"
+	if IsCodex(event) {
+		name = event + ".json"
+	}
+	data, err := payloads.ReadFile("payloads/" + name)
+	if err != nil {
+		return []byte("{}")
+	}
+	return data
+}
+
+// DoctorOptions says what the doctor checks and how it fires hooks.
+type DoctorOptions struct {
+	Files    []string                     // settings files, in order
+	Required bool                         // a missing file is a failure (--settings)
+	StBin    string                       // the running st
+	LookPath func(string) (string, error) // PATH lookup for bare program names
+	Env      []string                     // the environment fired hooks start from
+	TempDir  string                       // parent of the temporary root
+	Timeout  time.Duration                // per fired hook
+}
+
+// Doctor reads the settings files, lists our hooks and every hook whose
+// program is missing or not executable, fires each of ours with a sample
+// payload against a temporary root, and prints PASS or FAIL with the
+// latency of each. It reports whether anything failed.
+func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
+	fail := func(format string, args ...any) {
+		failed = true
+		fmt.Fprintf(w, "FAIL  "+format+"\n", args...)
+	}
+	if opt.Timeout == 0 {
+		opt.Timeout = 10 * time.Second
+	}
+	var ours []Handler
+	for _, path := range opt.Files {
+		s, err := ReadSettings(path, isCodexFile(path))
+		if err != nil {
+			fail("%v", err)
+			continue
+		}
+		if !s.Exists {
+			if opt.Required {
+				fail("%s: no such file", path)
+			} else {
+				fmt.Fprintf(w, "# %s: not present\n", path)
+			}
+			continue
+		}
+		fmt.Fprintf(w, "# %s\n", path)
+		for _, h := range AllHandlers(s.Doc) {
+			if _, ok := OursEvent(h.Command, opt.StBin); ok {
+				fmt.Fprintf(w, "  st    %s: %s\n", h.Event, h.Command)
+				ours = append(ours, h)
+			}
+			if problem := checkProgram(h.Command, opt.LookPath); problem != "" {
+				fail("%s: %s: %s", h.Event, h.Command, problem)
+			}
+		}
+	}
+	if len(ours) == 0 {
+		fmt.Fprintln(w, "no st hooks found (install them with `st hooks install`)")
+		return failed
+	}
+	for _, h := range ours {
+		ms, problem := fire(h, opt)
+		if problem != "" {
+			fail("%s: %s (%d ms): %s", h.Event, h.Command, ms, problem)
+		} else {
+			fmt.Fprintf(w, "PASS  %s: %s (%d ms)\n", h.Event, h.Command, ms)
+		}
+	}
+	return failed
+}
+
+func isCodexFile(path string) bool {
+	return filepath.Base(path) == "hooks.json" && filepath.Base(filepath.Dir(path)) == ".codex"
+}
+
+// checkProgram returns why a command's program cannot run, or "".
+// Commands starting with a variable or a shell construct are not judged.
+func checkProgram(command string, lookPath func(string) (string, error)) string {
+	w := ShellWords(command)
+	if len(w) == 0 {
+		return "empty command"
+	}
+	prog := w[0]
+	if strings.ContainsAny(prog, "$`(){}<>|&;*?~") || strings.Contains(prog, "=") {
+		return ""
+	}
+	if !strings.Contains(prog, "/") {
+		if lookPath == nil {
+			return ""
+		}
+		if _, err := lookPath(prog); err != nil {
+			return prog + " not found on PATH"
+		}
+		return ""
+	}
+	fi, err := os.Stat(prog)
+	if errors.Is(err, fs.ErrNotExist) {
+		return prog + " does not exist"
+	}
+	if err != nil {
+		return err.Error()
+	}
+	if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+		return prog + " is not executable"
+	}
+	return ""
+}
+
+// fire runs one of our handlers as the harness would (sh -c, payload on
+// stdin) against a fresh temporary root and checks its result.
+func fire(h Handler, opt DoctorOptions) (ms int64, problem string) {
+	event, _ := OursEvent(h.Command, opt.StBin)
+	tmp, err := os.MkdirTemp(opt.TempDir, "st-doctor-")
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer os.RemoveAll(tmp)
+	env := []string{}
+	for _, kv := range opt.Env {
+		if !strings.HasPrefix(kv, "ST_") && !strings.HasPrefix(kv, "COORD_") && !strings.HasPrefix(kv, "XDG_STATE_HOME=") {
+			env = append(env, kv)
+		}
+	}
+	root := filepath.Join(tmp, "root")
+	env = append(env, "ST_ROOT="+root, "ST_AGENT=doctor", "ST_OPERATOR=operator",
+		"ST_CONFIG="+filepath.Join(tmp, "config"), "XDG_STATE_HOME="+filepath.Join(tmp, "state"))
+	ctx, cancel := context.WithTimeout(context.Background(), opt.Timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", h.Command)
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(Sample(event))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err = cmd.Run()
+	ms = time.Since(start).Milliseconds()
+	if ctx.Err() != nil {
+		return ms, fmt.Sprintf("timed out after %s", opt.Timeout)
+	}
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		return ms, err.Error()
+	}
+	return ms, judge(event, h.Command, code, stdout.Bytes(), stderr.Bytes(), root)
+}
+
+// judge checks a fired hook's exit code and output.
+func judge(event, command string, code int, stdout, stderr []byte, root string) string {
+	want := 0
+	asJSON := strings.Contains(command, "--json")
+	if event == SessionStart && !asJSON {
+		want = 2
+	}
+	if code != want {
+		return fmt.Sprintf("exit %d, want %d (stderr: %q)", code, want, firstLine(stderr))
+	}
+	if err := CheckOutput(event, stdout); err != nil {
+		return err.Error()
+	}
+	switch event {
+	case SessionStart:
+		text := string(stderr)
+		if asJSON {
+			text = string(stdout)
+		}
+		if !strings.Contains(text, "Run the st boot ritual") {
+			return "no boot-ritual line in the output"
+		}
+	case PreCompact:
+		if len(stdout)+len(stderr) > 0 {
+			return "pre-compact printed something; it must stay silent"
+		}
+		if _, err := os.Stat(filepath.Join(root, "doctor", "context", "now.md")); err != nil {
+			return "pre-compact did not write the now.md stub"
+		}
+	case StopFailure:
+		if _, err := os.Stat(filepath.Join(root, "doctor", "status")); err != nil {
+			return "stop-failure did not set the status"
+		}
+	}
+	return ""
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(string(b), "\n")
+	return s
+}

@@ -1,0 +1,171 @@
+package hooks
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Hook families: the harnesses `st hooks` knows.
+const (
+	ClaudeCode = "claude-code"
+	Codex      = "codex"
+	Pi         = "pi"
+)
+
+// Families lists the families `st hooks path --for` accepts.
+var Families = []string{ClaudeCode, Codex, Pi}
+
+// Entry is one hook handler st wires into a harness's settings. The list
+// of entries is data so that installing a larger set (matchers, timeouts)
+// is a matter of adding rows.
+type Entry struct {
+	Event       string   // the harness event, e.g. "SessionStart"
+	Hook        string   // the `st hook` event, e.g. "session-start"
+	Args        []string // arguments after the event, e.g. "--json"
+	Matcher     string   // "" = no matcher (every occurrence)
+	Async       bool     // Claude Code: run in the background
+	AsyncRewake bool     // Claude Code: exit 2 wakes an idle conversation
+	Timeout     int      // seconds; 0 = the harness default
+}
+
+// ClaudeEntries are the Claude Code hooks `st hooks install` wires.
+var ClaudeEntries = []Entry{
+	{Event: "SessionStart", Hook: SessionStart, Async: true, AsyncRewake: true},
+	{Event: "PreCompact", Hook: PreCompact},
+	{Event: "StopFailure", Hook: StopFailure},
+}
+
+// CodexEntries are the Codex hooks `st hooks install --for codex` wires.
+var CodexEntries = []Entry{
+	{Event: "SessionStart", Hook: CodexSessionStart, Timeout: 5},
+	{Event: "Stop", Hook: CodexStop, Timeout: 5},
+}
+
+// EntriesFor returns the entries of a family (none for pi).
+func EntriesFor(family string) []Entry {
+	switch family {
+	case ClaudeCode:
+		return ClaudeEntries
+	case Codex:
+		return CodexEntries
+	}
+	return nil
+}
+
+// Command is the shell command line that runs the entry with stBin.
+func (e Entry) Command(stBin string) string {
+	words := append([]string{ShellQuote(stBin), "hook", e.Hook}, e.Args...)
+	return strings.Join(words, " ")
+}
+
+// Handler is the entry's handler object, keys in upstream's order.
+func (e Entry) Handler(stBin string) *Object {
+	h := NewObject()
+	h.Set("type", "command")
+	if e.Async {
+		h.Set("async", true)
+	}
+	if e.AsyncRewake {
+		h.Set("asyncRewake", true)
+	}
+	h.Set("command", e.Command(stBin))
+	if e.Timeout > 0 {
+		h.Set("timeout", json.Number(strconv.Itoa(e.Timeout)))
+	}
+	return h
+}
+
+// Group is the matcher group holding the entry's handler.
+func (e Entry) Group(stBin string) *Object {
+	g := NewObject()
+	if e.Matcher != "" {
+		g.Set("matcher", e.Matcher)
+	}
+	g.Set("hooks", []any{e.Handler(stBin)})
+	return g
+}
+
+// shellSafe are the bytes that need no quoting in a command line.
+func shellSafe(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' ||
+		strings.IndexByte("_./:@%+=,-", c) >= 0
+}
+
+// ShellQuote returns s as one sh word: verbatim when it holds only
+// [A-Za-z0-9_./:@%+=,-], else in single quotes.
+func ShellQuote(s string) string {
+	safe := s != ""
+	for i := 0; i < len(s) && safe; i++ {
+		safe = shellSafe(s[i])
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ShellWords splits a command line into words, honouring single and
+// double quotes and backslashes; enough to read commands we wrote and the
+// common hand-written ones.
+func ShellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			inWord = true
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				cur.WriteString(s[i+1:])
+				i = len(s)
+			} else {
+				cur.WriteString(s[i+1 : i+1+j])
+				i += j + 1
+			}
+		case c == '"':
+			inWord = true
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+		case c == '\\' && i+1 < len(s):
+			inWord = true
+			i++
+			cur.WriteByte(s[i])
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			inWord = true
+			cur.WriteByte(c)
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// OursEvent returns the st hook event a command line runs when it is one
+// of ours: "<st> hook <event> …" where <st> is stBin or any file named st
+// or smalltalk (so entries written by another copy of st are recognised).
+func OursEvent(command, stBin string) (string, bool) {
+	w := ShellWords(command)
+	if len(w) < 3 || w[1] != "hook" || !IsEvent(w[2]) {
+		return "", false
+	}
+	base := filepath.Base(w[0])
+	if w[0] != stBin && base != "st" && base != "smalltalk" {
+		return "", false
+	}
+	return w[2], true
+}

@@ -1,0 +1,180 @@
+package hooks
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Info is what `st hooks path` prints for a family, keys in upstream's
+// order (st-compat.md §6.17).
+type Info struct {
+	Family         string
+	HooksDir       string
+	StBin          string
+	ScriptsPresent bool
+	Scripts        []Script
+	SettingsTarget string
+	Note           string
+	Settings       *Object // claude-code
+	ExampleConfig  *string // codex: the TOML fragment; pi: nil (null)
+}
+
+// Script is one hook in Info: the event, the command's binary and its role.
+type Script struct {
+	Name    string
+	Path    *string
+	Role    string
+	Present bool
+}
+
+type familySpec struct {
+	scripts []Script
+	target  string
+	note    string
+}
+
+var specs = map[string]familySpec{
+	ClaudeCode: {
+		scripts: []Script{
+			{Name: SessionStart, Role: "SessionStart — run the boot ritual on every session boundary", Present: true},
+			{Name: PreCompact, Role: "PreCompact — flush working state before a compaction", Present: true},
+			{Name: StopFailure, Role: "StopFailure — surface an API-error wedge to the operator", Present: true},
+		},
+		target: ".claude/settings.local.json (gitignored; create if absent)",
+		note:   `Merge the "hooks" block below into .claude/settings.local.json. The hooks run inside st (st hook <event>), so they need neither bash nor jq.`,
+	},
+	Codex: {
+		scripts: []Script{
+			{Name: CodexSessionStart, Role: "session-start — boot ritual", Present: true},
+			{Name: CodexStop, Role: "stop — end-of-turn handling", Present: true},
+		},
+		target: "~/.codex/config.toml",
+		note:   "Codex config is TOML, not a single JSON block. Merge the fragment in exampleConfig into ~/.codex/config.toml.",
+	},
+	Pi: {
+		scripts: []Script{{Name: "smalltalk.ts", Role: "pi extension — registers the st verbs + push notifications"}},
+		target:  `~/.pi/agent/extensions/smalltalk.ts (auto-discovered) or a settings.json "extensions" entry`,
+		note:    "The pi extension is not bundled with this st; use examples/pi/smalltalk.ts from compoundingtech/smalltalk.",
+	},
+}
+
+// CodexFragment is the config.toml fragment for Codex. It runs a
+// PATH-resolved st so the command string, which Codex's hook trust
+// hashes, stays the same across upgrades.
+const CodexFragment = `[mcp_servers.smalltalk]
+command = "st"
+args = ["mcp"]
+env_vars = ["ST_ROOT", "ST_AGENT"]
+
+[[hooks.SessionStart]]
+[[hooks.SessionStart.hooks]]
+type = "command"
+command = "st hook codex-session-start"
+timeout = 5
+
+[[hooks.Stop]]
+[[hooks.Stop.hooks]]
+type = "command"
+command = "st hook codex-stop"
+timeout = 5
+`
+
+// PathInfo describes family's hooks for the st binary at stBin.
+func PathInfo(family, stBin string) Info {
+	spec := specs[family]
+	info := Info{
+		Family:         family,
+		HooksDir:       filepath.Dir(stBin),
+		StBin:          stBin,
+		ScriptsPresent: family != Pi,
+		SettingsTarget: spec.target,
+		Note:           spec.note,
+	}
+	for _, s := range spec.scripts {
+		if s.Present {
+			p := stBin
+			s.Path = &p
+		}
+		info.Scripts = append(info.Scripts, s)
+	}
+	switch family {
+	case ClaudeCode:
+		doc := NewObject()
+		Install(doc, ClaudeEntries, stBin)
+		info.Settings = doc
+	case Codex:
+		frag := CodexFragment
+		info.ExampleConfig = &frag
+	}
+	return info
+}
+
+// JSON is the object `st hooks path --json` prints, keys in order.
+func (info Info) JSON() *Object {
+	o := NewObject()
+	o.Set("family", info.Family)
+	o.Set("hooksDir", info.HooksDir)
+	o.Set("stBin", info.StBin)
+	o.Set("scriptsPresent", info.ScriptsPresent)
+	var scripts []any
+	for _, s := range info.Scripts {
+		so := NewObject()
+		so.Set("name", s.Name)
+		if s.Path != nil {
+			so.Set("path", *s.Path)
+		} else {
+			so.Set("path", nil)
+		}
+		so.Set("role", s.Role)
+		so.Set("present", s.Present)
+		scripts = append(scripts, so)
+	}
+	o.Set("scripts", scripts)
+	o.Set("settingsTarget", info.SettingsTarget)
+	o.Set("note", info.Note)
+	if info.Family == ClaudeCode {
+		o.Set("settings", info.Settings)
+	} else if info.ExampleConfig != nil {
+		o.Set("exampleConfig", *info.ExampleConfig)
+	} else {
+		o.Set("exampleConfig", nil)
+	}
+	return o
+}
+
+// Human is the text form; name is the invoked name.
+func (info Info) Human(name string) string {
+	var b strings.Builder
+	line := func(s string) { b.WriteString(s + "\n") }
+	line("# st " + info.Family + " integration hooks")
+	line("")
+	line("Hook commands: " + ShellQuote(info.StBin) + " hook <event>")
+	for _, s := range info.Scripts {
+		mark := ""
+		if !s.Present {
+			mark = "   [MISSING]"
+		}
+		line("  " + s.Name + mark + "  — " + s.Role)
+	}
+	line("st binary (ST_BIN): " + info.StBin)
+	if info.ScriptsPresent {
+		line("scripts present: yes")
+	} else {
+		line("scripts present: NO — some scripts missing (see above)")
+	}
+	line("")
+	line("Install into: " + info.SettingsTarget)
+	line(info.Note)
+	line("")
+	switch {
+	case info.Settings != nil:
+		line("Config to merge:")
+		b.Write(FormatJSON(info.Settings))
+	case info.ExampleConfig != nil:
+		line("Config fragment to adapt:")
+		b.WriteString(*info.ExampleConfig)
+	}
+	line("")
+	line("(read-only: this printed the config; it changed nothing. Apply it yourself. `" + name + " hooks path --json` for a machine-readable form.)")
+	return b.String()
+}

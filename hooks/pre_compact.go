@@ -1,0 +1,177 @@
+package hooks
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	agentctx "github.com/smalltalk-go/st/context"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
+)
+
+// Log rotation of context/.flush-errors.log (st-compat.md §3.11).
+const (
+	logMax  = 102400
+	logKeep = 51200
+)
+
+const (
+	defaultPrecompactTimeout = 5 * time.Second
+	defaultFreshS            = 300
+	markerPrefix             = "> pre-compact "
+)
+
+// Stub returns the now.md pre-compact writes when the model left none,
+// stamped at now; it ends in "\n\n" exactly as upstream's.
+func Stub(now time.Time) string {
+	return "# now — pre-compact stub — " + isoSecond(now) + `
+
+PreCompact fired without a recent flush from the model. Boot-rehydrate
+should treat this as "no fresh state captured" and reconstruct from
+git status, recent commits, and open inbox items.
+
+If you see this after a restart: your last known-good working-state
+was NOT captured before compaction. That's a discipline miss (the
+base-persona rule is to flush ` + "`st context write`" + ` at each
+meaningful state change), not a hook bug. Reconstruct and flush
+proactively going forward.
+
+`
+}
+
+// Marker is the line pre-compact puts on top of a stale non-empty now.md.
+func Marker(now time.Time) string {
+	return markerPrefix + isoSecond(now) + ": compaction fired without a recent flush; the state below may be stale."
+}
+
+// precompactDeadline parses ST_PRECOMPACT_TIMEOUT_S: positive seconds,
+// fraction allowed; anything else is the 5 s default.
+func precompactDeadline(v string) time.Duration {
+	s, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || !(s > 0) || s > 1e6 {
+		return defaultPrecompactTimeout
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+// freshWindow parses ST_PRECOMPACT_FRESH_S (seconds, default 300).
+func freshWindow(v string) float64 {
+	s, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || s < 0 {
+		return defaultFreshS
+	}
+	return s
+}
+
+// runPreCompact makes sure now.md holds some state before a compaction.
+// It prints nothing and always exits 0; its faults go to the log.
+func runPreCompact(opt Options) Result {
+	if opt.Agent == "" {
+		return Result{}
+	}
+	t, err := fsutil.OpenOrCreate(opt.Root)
+	if err != nil {
+		return Result{}
+	}
+	defer t.Close()
+	ctxDir := opt.Agent + "/context"
+	if err := t.MkdirAll(ctxDir); err != nil {
+		return Result{}
+	}
+	logPath := ctxDir + "/.flush-errors.log"
+	if len(opt.Notices) > 0 {
+		t.Append(logPath, opt.Notices)
+	}
+	now := opt.Now()
+	if write := planFlush(t, opt, now); write != nil {
+		t.Append(logPath, nil) // the log exists whenever a write is attempted
+		done := make(chan error, 1)
+		go func() {
+			if opt.TestDelay > 0 {
+				time.Sleep(opt.TestDelay)
+			}
+			done <- write()
+		}()
+		deadline := precompactDeadline(opt.PrecompactTimeoutS)
+		timer := time.NewTimer(deadline)
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Append(logPath, []byte(errLine(err)))
+			}
+		case <-timer.C:
+			secs := strconv.FormatFloat(deadline.Seconds(), 'f', -1, 64)
+			t.Append(logPath, []byte(fmt.Sprintf("%s pre-compact: timed out after %ss; skipping flush\n", isoSecond(opt.Now()), secs)))
+		}
+		timer.Stop()
+	}
+	rotateLog(t, logPath)
+	return Result{}
+}
+
+// planFlush decides what now.md needs and returns the write to run, or
+// nil when a recent flush means nothing is to be done.
+func planFlush(t *fsutil.Tree, opt Options, now time.Time) func() error {
+	rel := agentctx.NowPath(opt.Agent)
+	fi, statErr := t.Stat(rel)
+	var data []byte
+	if statErr == nil && fi.Mode().IsRegular() {
+		data = readFollow(opt.Root, rel)
+	}
+	if len(bytes.Trim(data, " \t\n\v\f\r")) == 0 {
+		return func() error {
+			if err := layout.EnsureAgent(opt.Root, opt.Agent); err != nil {
+				return err
+			}
+			_, err := agentctx.WriteNow(t, opt.Agent, []byte(Stub(now)))
+			return err
+		}
+	}
+	age := now.Sub(fi.ModTime()).Seconds()
+	if age < freshWindow(opt.PrecompactFreshS) {
+		return nil
+	}
+	return func() error {
+		body := data
+		if bytes.HasPrefix(body, []byte(markerPrefix)) {
+			if i := bytes.IndexByte(body, '\n'); i >= 0 {
+				body = body[i+1:]
+			} else {
+				body = nil
+			}
+		}
+		out := append([]byte(Marker(now)+"\n"), body...)
+		if err := t.WriteAtomic(rel, out); err != nil {
+			return err
+		}
+		return t.Chtimes(rel, fi)
+	}
+}
+
+// readFollow reads rel, a regular file or a symlink to one (within the
+// tree, which Stat checked); reads need not go through fsutil.
+func readFollow(root, rel string) []byte {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// rotateLog keeps the last logKeep bytes of a log grown past logMax.
+func rotateLog(t *fsutil.Tree, rel string) {
+	fi, err := t.Stat(rel)
+	if err != nil || fi.Size() <= logMax {
+		return
+	}
+	data, _, err := t.ReadRegular(rel)
+	if err != nil || len(data) <= logMax {
+		return
+	}
+	t.WriteAtomic(rel, data[len(data)-logKeep:])
+}

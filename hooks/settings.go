@@ -1,0 +1,277 @@
+package hooks
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+)
+
+// Settings is a harness settings file (Claude Code settings*.json or
+// Codex hooks.json) as read for a merge.
+type Settings struct {
+	Path   string  // as given
+	Raw    []byte  // the bytes read; nil when the file does not exist
+	Exists bool    // the file exists
+	Doc    *Object // the parsed root; empty for a missing or blank file
+}
+
+// ErrRefused wraps every refusal to touch a settings file.
+var ErrRefused = errors.New("refusing to change it")
+
+func refuse(path, format string, args ...any) error {
+	return fmt.Errorf("%s: %s — %w", path, fmt.Sprintf(format, args...), ErrRefused)
+}
+
+// ReadSettings reads and checks a settings file: a missing or blank file
+// is an empty object; invalid JSON, a root that is not an object or a
+// "hooks" value of the wrong shape is refused. For Codex (strict) a root
+// key other than "description" and "hooks" is refused too, because Codex
+// rejects the whole file for it.
+func ReadSettings(path string, codex bool) (*Settings, error) {
+	s := &Settings{Path: path, Doc: NewObject()}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.Raw, s.Exists = data, true
+	if isBlank(data) {
+		return s, nil
+	}
+	v, err := ParseJSON(data)
+	if err != nil {
+		return nil, refuse(path, "not valid JSON (%v)", err)
+	}
+	root, ok := v.(*Object)
+	if !ok {
+		return nil, refuse(path, "top-level value is not an object")
+	}
+	if codex {
+		var extra []string
+		for _, k := range root.Keys() {
+			if k != "description" && k != "hooks" {
+				extra = append(extra, k)
+			}
+		}
+		if len(extra) > 0 {
+			return nil, refuse(path, "Codex rejects a hooks.json with top-level keys other than \"description\" and \"hooks\" (found %s)", strings.Join(extra, ", "))
+		}
+	}
+	if err := checkShape(root); err != nil {
+		return nil, refuse(path, "%v", err)
+	}
+	s.Doc = root
+	return s, nil
+}
+
+// checkShape verifies hooks → {event: [{matcher?, hooks: [{…}]}]}.
+func checkShape(root *Object) error {
+	hv, ok := root.Get("hooks")
+	if !ok {
+		return nil
+	}
+	hooks, ok := hv.(*Object)
+	if !ok {
+		return errors.New(`"hooks" is not an object`)
+	}
+	for _, event := range hooks.Keys() {
+		v, _ := hooks.Get(event)
+		groups, ok := v.([]any)
+		if !ok {
+			return fmt.Errorf("hooks.%s is not an array", event)
+		}
+		for i, g := range groups {
+			group, ok := g.(*Object)
+			if !ok {
+				return fmt.Errorf("hooks.%s[%d] is not an object", event, i)
+			}
+			hv, ok := group.Get("hooks")
+			if !ok {
+				return fmt.Errorf("hooks.%s[%d] has no \"hooks\" array", event, i)
+			}
+			handlers, ok := hv.([]any)
+			if !ok {
+				return fmt.Errorf("hooks.%s[%d].hooks is not an array", event, i)
+			}
+			for j, h := range handlers {
+				if _, ok := h.(*Object); !ok {
+					return fmt.Errorf("hooks.%s[%d].hooks[%d] is not an object", event, i, j)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Install merges entries into doc: every handler of ours already there is
+// removed (a group emptied by that goes too) and each entry's group is
+// appended to its event, which keeps its place. Everything else is left
+// as it was, and installing twice gives the same document.
+func Install(doc *Object, entries []Entry, stBin string) {
+	hooks := hooksObject(doc, true)
+	keep := map[string]bool{}
+	for _, e := range entries {
+		keep[e.Event] = true
+	}
+	removeOurs(hooks, stBin, keep)
+	for _, e := range entries {
+		var groups []any
+		if v, ok := hooks.Get(e.Event); ok {
+			groups = v.([]any)
+		}
+		hooks.Set(e.Event, append(groups, e.Group(stBin)))
+	}
+}
+
+// Uninstall removes every handler of ours from doc, with the groups,
+// events and "hooks" object that this empties, and returns how many
+// handlers it removed.
+func Uninstall(doc *Object, stBin string) int {
+	hooks := hooksObject(doc, false)
+	if hooks == nil {
+		return 0
+	}
+	n := removeOurs(hooks, stBin, nil)
+	if n > 0 && hooks.Len() == 0 {
+		doc.Delete("hooks")
+	}
+	return n
+}
+
+func hooksObject(doc *Object, create bool) *Object {
+	if v, ok := doc.Get("hooks"); ok {
+		return v.(*Object)
+	}
+	if !create {
+		return nil
+	}
+	h := NewObject()
+	doc.Set("hooks", h)
+	return h
+}
+
+// removeOurs drops our handlers from every event; a group or event left
+// empty by the removal is dropped, except events in keep.
+func removeOurs(hooks *Object, stBin string, keep map[string]bool) int {
+	removed := 0
+	for _, event := range append([]string{}, hooks.Keys()...) {
+		v, _ := hooks.Get(event)
+		groups := v.([]any)
+		out := []any{}
+		changed := false
+		for _, g := range groups {
+			group := g.(*Object)
+			hv, _ := group.Get("hooks")
+			handlers := hv.([]any)
+			kept := []any{}
+			for _, h := range handlers {
+				cmd, _ := h.(*Object).Get("command")
+				if s, ok := cmd.(string); ok {
+					if _, ours := OursEvent(s, stBin); ours {
+						removed++
+						continue
+					}
+				}
+				kept = append(kept, h)
+			}
+			if len(kept) == len(handlers) {
+				out = append(out, g)
+				continue
+			}
+			changed = true
+			if len(kept) > 0 {
+				group.Set("hooks", kept)
+				out = append(out, group)
+			}
+		}
+		if !changed {
+			continue
+		}
+		if len(out) == 0 && !keep[event] {
+			hooks.Delete(event)
+		} else {
+			hooks.Set(event, out)
+		}
+	}
+	return removed
+}
+
+// Installed lists the events of the handlers of ours in doc.
+func Installed(doc *Object, stBin string) []Handler {
+	var out []Handler
+	for _, h := range AllHandlers(doc) {
+		if _, ours := OursEvent(h.Command, stBin); ours {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// Handler is one command handler found in a settings file.
+type Handler struct {
+	Event   string
+	Command string
+}
+
+// AllHandlers lists every command handler in doc, in file order.
+func AllHandlers(doc *Object) []Handler {
+	var out []Handler
+	hooks := hooksObject(doc, false)
+	if hooks == nil {
+		return nil
+	}
+	for _, event := range hooks.Keys() {
+		v, _ := hooks.Get(event)
+		for _, g := range v.([]any) {
+			hv, _ := g.(*Object).Get("hooks")
+			for _, h := range hv.([]any) {
+				if cmd, ok := h.(*Object).Get("command"); ok {
+					if s, ok := cmd.(string); ok {
+						out = append(out, Handler{Event: event, Command: s})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// WriteSettings replaces the file at path with data atomically, first
+// keeping the previous bytes (if any) in <path>.st-backup. A symlinked
+// settings file is written through to its target. It returns the backup
+// path, or "" when there was no previous file.
+func WriteSettings(s *Settings, data []byte) (backup string, err error) {
+	path := s.Path
+	if s.Exists {
+		if target, err := filepath.EvalSymlinks(path); err == nil {
+			path = target
+		}
+	}
+	dir, name := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	t, err := fsutil.OpenOrCreate(dir)
+	if err != nil {
+		return "", err
+	}
+	defer t.Close()
+	if s.Exists {
+		backup = path + ".st-backup"
+		if err := t.WriteAtomic(name+".st-backup", s.Raw); err != nil {
+			return "", err
+		}
+	}
+	return backup, t.WriteAtomic(name, data)
+}
+
+// Unchanged reports whether data equals the file's current bytes.
+func (s *Settings) Unchanged(data []byte) bool { return s.Exists && bytes.Equal(s.Raw, data) }

@@ -1,0 +1,285 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/message"
+	"github.com/smalltalk-go/st/status"
+)
+
+// Policy is what stop-failure does for one failure type: set the agent's
+// status (State "" = leave it) and maybe message the operator.
+type Policy struct {
+	State    string
+	Notify   bool
+	Priority string // "" or low, normal, high
+	subject  func(id, typ string) string
+	body     func(id, typ, state string) string
+}
+
+// defaultPolicies is st-compat.md §7.4's table; catchAll covers the rest.
+var defaultPolicies = map[string]Policy{
+	"rate_limit":            {State: "away"},
+	"overloaded":            {State: "away"},
+	"server_error":          {State: "away", Notify: true, subject: wedgedSubject, body: serverErrorBody},
+	"authentication_failed": {State: "offline", Notify: true, Priority: "high", subject: authSubject, body: authBody},
+	"oauth_org_not_allowed": {State: "offline", Notify: true, Priority: "high", subject: authSubject, body: authBody},
+	"billing_error":         {State: "offline", Notify: true, Priority: "high", subject: billingSubject, body: billingBody},
+	"max_output_tokens":     {},
+	"invalid_request":       {},
+	"model_not_found":       {},
+}
+
+var catchAll = Policy{State: "away", Notify: true, subject: wedgedSubject, body: unhandledBody}
+
+func wedgedSubject(id, typ string) string  { return fmt.Sprintf("agent %s wedged: %s", id, typ) }
+func authSubject(id, typ string) string    { return fmt.Sprintf("agent %s: auth failed (%s)", id, typ) }
+func billingSubject(id, typ string) string { return fmt.Sprintf("agent %s: billing issue", id) }
+
+func serverErrorBody(id, typ, state string) string {
+	return fmt.Sprintf("Agent %s ended a turn on server_error (transient Anthropic-side issue). %s No action required unless the wedge persists.", id, stateSentence(state))
+}
+
+func authBody(id, typ, state string) string {
+	return fmt.Sprintf("Agent %s cannot continue — error_type=%s. %s Requires human intervention (check API key, org membership, OAuth state).", id, typ, stateSentence(state))
+}
+
+func billingBody(id, typ, state string) string {
+	return fmt.Sprintf("Agent %s hit a billing_error and cannot continue. %s Check billing status in the Anthropic console.", id, stateSentence(state))
+}
+
+func unhandledBody(id, typ, state string) string {
+	return fmt.Sprintf("Agent %s ended a turn on an unhandled error_type=%s. %s Worth checking — this is an error_type the st StopFailure hook policy doesn't yet recognize.", id, typ, stateSentence(state))
+}
+
+// tunedBody is the body for a type the table sends nothing for but the
+// config file asks to notify.
+func tunedBody(id, typ, state string) string {
+	return fmt.Sprintf("Agent %s ended a turn on error_type=%s. %s", id, typ, stateSentence(state))
+}
+
+func stateSentence(state string) string {
+	if state == "" {
+		return "Status unchanged."
+	}
+	return "Status set to " + state + "."
+}
+
+// PolicyFor returns the policy for failure type typ: the table's row (or
+// the catch-all), tuned by the config file's stop-failure entry for typ
+// (or "*" for the catch-all).
+func PolicyFor(typ string, cfg Config) Policy {
+	p, known := defaultPolicies[typ]
+	key := typ
+	if !known {
+		p, key = catchAll, "*"
+	}
+	if tune, ok := cfg.StopFailure[key]; ok {
+		if tune.State != nil {
+			p.State = *tune.State
+		}
+		if tune.Notify != nil {
+			p.Notify = *tune.Notify
+		}
+		if tune.Priority != nil {
+			p.Priority = *tune.Priority
+		}
+	}
+	if p.Notify && p.subject == nil {
+		p.subject, p.body = wedgedSubject, tunedBody
+	}
+	return p
+}
+
+// FailureType reads the failure type from a StopFailure payload: the
+// first usable of "error" (what Claude Code sends) and "error_type" (what
+// upstream read), else "unknown". A non-empty string is used as is;
+// another scalar other than null and false as its JSON text.
+func FailureType(payload []byte) string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(payload, &obj) != nil || obj == nil {
+		return "unknown"
+	}
+	for _, key := range []string{"error", "error_type"} {
+		if v, ok := usable(obj[key]); ok {
+			return v
+		}
+	}
+	return "unknown"
+}
+
+func usable(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 {
+		return "", false
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	switch x := v.(type) {
+	case string:
+		return x, x != ""
+	case bool:
+		return "true", x
+	case float64:
+		return jsNumber(raw, x), true
+	case nil:
+		return "", false
+	default: // objects and arrays: jq -r prints their JSON
+		b, err := json.Marshal(x)
+		return string(b), err == nil
+	}
+}
+
+// jsNumber prints a JSON number the way jq -r does for common values.
+func jsNumber(raw json.RawMessage, x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e17 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strings.TrimSpace(string(raw))
+}
+
+func runStopFailure(stdin []byte, opt Options) Result {
+	if opt.Agent == "" {
+		return Result{}
+	}
+	id := opt.Agent
+	typ := FailureType(stdin)
+	cfg := LoadConfig(opt.ConfigDir)
+	p := PolicyFor(typ, cfg)
+	var out, errs strings.Builder
+	if p.State != "" {
+		if err := setStatus(opt.Root, id, p.State); err != nil {
+			errs.WriteString(errLine(err))
+		} else {
+			fmt.Fprintf(&out, "status: %s\n", p.State)
+		}
+	}
+	if p.Notify {
+		notify(opt, cfg, id, typ, p, &out, &errs)
+	}
+	return Result{Stdout: []byte(out.String()), Stderr: []byte(errs.String())}
+}
+
+// notify sends the policy's message unless the same failure was reported
+// within the burst window. Claude Code fires StopFailure for parallel
+// subagents too, so the check and the send hold a per-agent lock.
+func notify(opt Options, cfg Config, id, typ string, p Policy, out, errs *strings.Builder) {
+	if t, err := fsutil.OpenOrCreate(opt.Root); err == nil {
+		unlock, err := t.Lock(context.Background(), "stop-failure-"+id)
+		t.Close()
+		if err == nil {
+			defer unlock()
+		}
+	}
+	if !recentlySent(opt, typ) {
+		to := opt.Operator
+		if to == "" {
+			to = cfg.Operator
+		}
+		if to == "" {
+			to = "operator"
+		}
+		m := message.Message{From: id, Subject: p.subject(id, typ), Priority: p.Priority, Body: []byte(p.body(id, typ, p.State))}
+		name, err := send(opt.Root, to, m, opt.Now())
+		if err != nil {
+			errs.WriteString(errLine(err))
+		} else {
+			fmt.Fprintln(out, name)
+			markSent(opt, typ)
+		}
+	}
+}
+
+// setStatus is `st status <id> --set <state>`: folders created, then set.
+func setStatus(root, id, state string) error {
+	if err := layout.EnsureAgent(root, id); err != nil {
+		return err
+	}
+	t, err := fsutil.OpenOrCreate(root)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	return status.Set(t, id, state)
+}
+
+// send is `st message send <to> [--priority P] --subject S -m B` from m.From.
+func send(root, to string, m message.Message, now time.Time) (string, error) {
+	if err := layout.CheckAgent(to); err != nil {
+		return "", err
+	}
+	if m.Priority != "" && !message.ValidPriority(m.Priority) {
+		m.Priority = ""
+	}
+	if err := layout.EnsureAgent(root, m.From); err != nil {
+		return "", err
+	}
+	t, err := fsutil.OpenOrCreate(root)
+	if err != nil {
+		return "", err
+	}
+	defer t.Close()
+	return inbox.Send(t, to, m, now)
+}
+
+const defaultWindowS = 600
+
+func lastPath(id string) string { return id + "/context/.stop-failure-last" }
+
+// window parses ST_STOPFAILURE_WINDOW_S (seconds, default 600).
+func window(v string) time.Duration {
+	s, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || s < 0 || s > 1e9 {
+		s = defaultWindowS
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+// recentlySent reports whether the same failure type was messaged about
+// for this agent within the burst window.
+func recentlySent(opt Options, typ string) bool {
+	t, err := fsutil.Open(opt.Root)
+	if err != nil {
+		return false
+	}
+	defer t.Close()
+	data, _, err := t.ReadRegular(lastPath(opt.Agent))
+	if err != nil {
+		return false
+	}
+	line := strings.TrimSuffix(string(data), "\n")
+	i := strings.LastIndexByte(line, ' ')
+	if i < 0 || line[:i] != typ {
+		return false
+	}
+	ms := line[i+1:]
+	at, err := strconv.ParseInt(ms, 10, 64)
+	if err != nil {
+		return false
+	}
+	age := opt.Now().UnixMilli() - at
+	return age >= 0 && time.Duration(age)*time.Millisecond < window(opt.StopFailureWindowS)
+}
+
+// markSent records the message just sent; failures only cost a repeat.
+func markSent(opt Options, typ string) {
+	t, err := fsutil.OpenOrCreate(opt.Root)
+	if err != nil {
+		return
+	}
+	defer t.Close()
+	if t.MkdirAll(opt.Agent+"/context") != nil {
+		return
+	}
+	t.WriteAtomic(lastPath(opt.Agent), fmt.Appendf(nil, "%s %d\n", typ, opt.Now().UnixMilli()))
+}

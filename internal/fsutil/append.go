@@ -1,0 +1,18 @@
+package fsutil
+
+import "os"
+
+// Append adds data at the end of rel, creating it if needed. It is for
+// logs only: appends are not atomic, so a crash can leave a partial last
+// line, which a log tolerates.
+func (t *Tree) Append(rel string, data []byte) error {
+	f, err := t.root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_APPEND, filePerm)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
