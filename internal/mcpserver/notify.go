@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"sync"
@@ -32,10 +33,64 @@ func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
+	c = stringifyConn{c}
 	t.mu.Lock()
 	t.conn = c
 	t.mu.Unlock()
 	return c, nil
+}
+
+// stringifyConn makes the SDK's replies escape strings like
+// JSON.stringify (st-compat.md §6.0): encoding/json writes <, >, &,
+// U+2028 and U+2029 as \u escapes, which the Node server never does.
+// The values are the same; the bytes now are too.
+type stringifyConn struct{ mcp.Connection }
+
+func (c stringifyConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Result != nil {
+		cp := *r
+		cp.Result = unescapeJSON(r.Result)
+		msg = &cp
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// unescapeJSON turns the \u escapes of <, >, &, U+2028 and U+2029 in
+// JSON text back into the characters. Backslashes only occur inside
+// strings, where an escaped backslash is skipped as a pair.
+func unescapeJSON(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u00`)) && !bytes.Contains(b, []byte(`\u202`)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		if b[i+1] == 'u' && i+6 <= len(b) {
+			switch string(b[i+2 : i+6]) {
+			case "003c", "003C":
+				out, i = append(out, '<'), i+5
+				continue
+			case "003e", "003E":
+				out, i = append(out, '>'), i+5
+				continue
+			case "0026":
+				out, i = append(out, '&'), i+5
+				continue
+			case "2028":
+				out, i = append(out, "\u2028"...), i+5
+				continue
+			case "2029":
+				out, i = append(out, "\u2029"...), i+5
+				continue
+			}
+		}
+		out = append(out, b[i], b[i+1])
+		i++
+	}
+	return out
 }
 
 var errNotConnected = errors.New("not connected")
