@@ -99,3 +99,18 @@ func TestTidyFrame(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// Replies escape strings like JSON.stringify: <, >, & and U+2028 raw.
+func TestRepliesLikeJSONStringify(t *testing.T) {
+	root := t.TempDir()
+	mkdirs(t, root, "alice/inbox", "alice/archive")
+	os.WriteFile(filepath.Join(root, "alice", "inbox", "1714826789012-abcdef.md"), []byte("---\nfrom: bob\n---\n<b>&\u2028</b>\n"), 0o666)
+	c, _ := runPipe(t, Config{Root: root, Agent: "alice"})
+	c.send(t, initLine, initializedLine,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"st_msg_read","arguments":{"filename":"1714826789012-abcdef.md"}}}`)
+	got := c.next(t, `"id":2`, 5*time.Second)
+	want := "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"inbox/alice/1714826789012-abcdef.md\"}],\"structuredContent\":{\"filename\":\"1714826789012-abcdef.md\",\"identity\":\"alice\",\"folder\":\"inbox\",\"message\":{\"from\":\"bob\",\"body\":\"<b>&\u2028</b>\\n\"}}}}"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
