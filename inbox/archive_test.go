@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 	"time"
@@ -177,6 +178,9 @@ func TestTrimMissingArchiveSkipsDurationCheck(t *testing.T) {
 		t.Errorf("Trim(missing archive) = %+v, %v; want no victims, no error", res, err)
 	}
 }
+
+// durationRE is the grammar of st-compat §6.7, the oracle for ParseDuration.
+var durationRE = regexp.MustCompile(`^([0-9]+)([smhdw])$`)
 
 func FuzzParseDuration(f *testing.F) {
 	for _, s := range []string{"90d", "12h", "2w", "30days", "", "-1d", "5.0d", "30D", "99999999999999999999999w"} {

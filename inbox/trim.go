@@ -1,9 +1,9 @@
 package inbox
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
@@ -40,20 +40,21 @@ var ErrTrimCriteria = sterr.Msg("trim requires --older-than DURATION or --keep-l
 // ErrKeepLast is returned for a negative KeepLast.
 var ErrKeepLast = sterr.Msg("--keep-last must be a non-negative integer")
 
-var durationRE = regexp.MustCompile(`^([0-9]+)([smhdw])$`)
-
-var durationUnits = map[string]float64{"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+// durationUnits are the seconds in each duration unit.
+var durationUnits = map[byte]float64{'s': 1, 'm': 60, 'h': 3600, 'd': 86400, 'w': 604800}
 
 // ParseDuration reads ^([0-9]+)([smhdw])$ as a number of seconds, or
 // returns INVALID_DURATION.
 func ParseDuration(spec string) (float64, error) {
-	m := durationRE.FindStringSubmatch(spec)
-	if m == nil {
-		return 0, sterr.New(sterr.InvalidDuration,
-			"invalid duration: "+spec+" (use e.g. 90d, 12h, 2w)", map[string]any{"value": spec})
+	if len(spec) >= 2 {
+		digits, unit := spec[:len(spec)-1], spec[len(spec)-1]
+		if perUnit, ok := durationUnits[unit]; ok && strings.Trim(digits, "0123456789") == "" {
+			n, _ := strconv.ParseFloat(digits, 64) // huge values become +Inf, as in JavaScript
+			return n * perUnit, nil
+		}
 	}
-	n, _ := strconv.ParseFloat(m[1], 64) // huge values become +Inf, as in JavaScript
-	return n * durationUnits[m[2]], nil
+	return 0, sterr.New(sterr.InvalidDuration,
+		"invalid duration: "+spec+" (use e.g. 90d, 12h, 2w)", map[string]any{"value": spec})
 }
 
 // Trim deletes old canonical files (and optionally their attachments)

@@ -19,8 +19,8 @@ type cli struct {
 	Message     messageCmd     `cmd:"" aliases:"msg" help:"send/reply/read/archive on the bus"`
 	Watch       watchCmd       `cmd:"" help:"follow inbox arrivals"`
 	Status      statusCmd      `cmd:"" help:"get or set an agent status"`
-	Agents      agentsCmd      `cmd:"" aliases:"members" help:"who's around"`
-	Overview    overviewCmd    `cmd:"" help:"at-a-glance dashboard"`
+	Agents      agentsCmd      `cmd:"" aliases:"members" extra:"unknown flag: %s" help:"who's around"`
+	Overview    overviewCmd    `cmd:"" extra:"unknown flag: %s" help:"at-a-glance dashboard"`
 	Resource    resourceCmd    `cmd:"" help:"publish and list the URLs an agent cares about"`
 	Context     contextCmd     `cmd:"" help:"read or write an agent's restart context"`
 	Sync        syncCmd        `cmd:"" help:"push or pull the store with rsync"`

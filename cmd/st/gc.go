@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -112,8 +113,11 @@ func sweepRoot(root string) int {
 	return inbox.Sweep(t)
 }
 
-// jsDecimal is the decimal literal JavaScript's Number() accepts.
-var jsDecimal = regexp.MustCompile(`^[+-]?(Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)$`)
+// jsDecimal is the decimal literal JavaScript's Number() accepts,
+// compiled on first use: package-level regexps cost every start-up.
+var jsDecimal = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[+-]?(Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)$`)
+})
 
 // jsNumber converts s like JavaScript's Number(s): surrounding
 // whitespace is ignored, "" is 0, 0x/0o/0b integers and Infinity are
@@ -133,7 +137,7 @@ func jsNumber(s string) (float64, bool) {
 			return float64(n), true
 		}
 	}
-	if !jsDecimal.MatchString(s) {
+	if !jsDecimal().MatchString(s) {
 		return 0, false
 	}
 	if strings.HasSuffix(s, "Infinity") {

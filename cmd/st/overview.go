@@ -1,10 +1,55 @@
 package main
 
-import "errors"
+import (
+	"io"
+	"math"
+	"strconv"
 
-// overviewCmd is a placeholder until its issue lands.
-type overviewCmd struct{}
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/overview"
+)
 
-func (c *overviewCmd) help(a *app) string { return "usage: " + a.name + " (not built yet)\n" }
+// overviewCmd prints the dashboard of the environment's agent.
+type overviewCmd struct {
+	Recent *string `missing:"--recent must be a non-negative integer" digits:"--recent must be a non-negative integer" help:"how many recent entries (default 10)"`
+	JSON   bool    `name:"json" help:"machine-readable"`
+}
 
-func (c *overviewCmd) Run(a *app) error { return errors.New("not built yet") }
+func (c *overviewCmd) help(a *app) string {
+	return named(`usage: {NAME} overview [--recent N] [--json]
+
+  At-a-glance snapshot for $ST_AGENT:
+    - your inbox unread count + oldest item
+    - every identity's status + last-activity
+    - top N recent activity entries across the tree
+
+  Examples:
+    {NAME} overview                 # the dashboard, for people
+    {NAME} overview --recent 20 --json
+`, a.name)
+}
+
+func (c *overviewCmd) Run(a *app) error {
+	recent := overview.DefaultRecent
+	if c.Recent != nil {
+		n, err := strconv.Atoi(*c.Recent)
+		if err != nil {
+			n = math.MaxInt // all digits (scan checked), just too large
+		}
+		recent = n
+	}
+	id, err := a.resolve("", layout.Create)
+	if err != nil {
+		return err
+	}
+	t := a.tree()
+	if t != nil {
+		defer t.Close()
+	}
+	o := overview.Get(t, id, a.now(), recent)
+	if c.JSON {
+		return writeJSONLine(a.stdout, o)
+	}
+	_, err = io.WriteString(a.stdout, overview.Text(o, a.now()))
+	return err
+}

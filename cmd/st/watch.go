@@ -1,10 +1,166 @@
 package main
 
-import "errors"
+import (
+	"context"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
 
-// watchCmd is a placeholder until its issue lands.
-type watchCmd struct{}
+	"github.com/smalltalk-go/st/internal/follow"
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/internal/watch"
+)
 
-func (c *watchCmd) help(a *app) string { return "usage: " + a.name + " (not built yet)\n" }
+// watchCmd prints one line per message arriving in an inbox (or, with
+// --all, in every inbox but the watcher's own) until SIGINT or SIGTERM.
+// Arrivals are noticed through filesystem events, with a poll every
+// --interval as the backstop for folders filled without events (sync
+// tools, network filesystems); while idle it only sleeps.
+type watchCmd struct {
+	All         bool    `help:"every agent's inbox except your own"`
+	From        string  `help:"the watcher (default $ST_AGENT)"`
+	WithSubject bool    `name:"with-subject" help:"print <filename><TAB><subject>"`
+	Since       *string `missing:"--since must be a unix-ms integer" digits:"--since must be a unix-ms integer" help:"replay from this unix-ms time"`
+	SinceNow    bool    `name:"since-now" help:"replay nothing already there"`
+	Interval    *string `missing:"--interval must be a non-negative integer (ms)" digits:"--interval must be a non-negative integer (ms)" help:"poll interval in ms (default 500)"`
+	Once        bool    `help:"replay and exit"`
+	Agent       string  `arg:"" optional:"" help:"the agent whose inbox to watch"`
+}
 
-func (c *watchCmd) Run(a *app) error { return errors.New("not built yet") }
+// defaultWatchInterval is upstream's poll period.
+const defaultWatchInterval = 500 * time.Millisecond
+
+func (c *watchCmd) help(a *app) string {
+	return named(`usage: {NAME} watch [<identity>] [--all] [--from <id>] [--with-subject]
+                   [--since UNIX_MS | --since-now] [--interval MS] [--once]
+
+  Default: watch $ST_AGENT/inbox/ (your own).
+  --all:   watch every identity's inbox EXCEPT $ST_AGENT's
+           (cross-tree supervisor mode; uses --from / $ST_AGENT
+           for the suppression id).
+  <identity>: watch THAT identity's inbox specifically.
+
+  Examples:
+    {NAME} watch --since-now --with-subject   # new arrivals, with subjects
+    {NAME} watch bob --once                   # replay bob's inbox and exit
+`, a.name)
+}
+
+func (c *watchCmd) Run(a *app) error {
+	if c.Since != nil && c.SinceNow {
+		return sterr.New(sterr.WatchFlagConflict, "--since and --since-now are mutually exclusive", nil)
+	}
+	if c.Agent != "" && c.All {
+		return sterr.New(sterr.WatchFlagConflict, "--all and <identity> are mutually exclusive", nil)
+	}
+	setup := follow.Setup{WithSubject: c.WithSubject}
+	switch {
+	case c.Agent != "":
+		id, err := a.resolve(c.Agent, layout.Lenient)
+		if err != nil {
+			return err
+		}
+		setup.Single = id
+	case c.All:
+		if c.From == "" && a.env.Get("ST_AGENT") == "" {
+			return sterr.New(sterr.IdentityRequiredForSuppress,
+				"identity required to determine which folder to suppress — set $ST_AGENT", nil)
+		}
+		id, err := a.resolve(c.From, layout.Strict)
+		if err != nil {
+			return err
+		}
+		setup.Suppress = id
+	default:
+		id, err := a.resolve(c.From, layout.Strict)
+		if err != nil {
+			return err
+		}
+		setup.Single = id
+	}
+	switch {
+	case c.Since != nil:
+		setup.Cutoff = parseDigits(*c.Since)
+	case c.SinceNow:
+		setup.Cutoff = a.now().UnixMilli()
+	}
+	interval := defaultWatchInterval
+	if c.Interval != nil {
+		interval = time.Duration(min(parseDigits(*c.Interval), math.MaxInt64/int64(time.Millisecond))) * time.Millisecond
+	}
+	interval = max(interval, time.Millisecond)
+
+	t, err := a.writableTree()
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	f := follow.New(t, setup)
+	if c.Once {
+		return printLines(a.stdout, f.Replay())
+	}
+
+	// Signals first, so that a Ctrl-C at any point ends the watch (★13:
+	// the first one, with rc 0); watches before the replay, so that
+	// nothing arriving in between is missed.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	w := watch.New(interval)
+	defer w.Close()
+	root := a.root()
+	rewatch := func() {
+		dirs := []string{root}
+		if setup.Single != "" {
+			dirs = append(dirs, filepath.Join(root, setup.Single))
+		}
+		for _, d := range f.Dirs() {
+			dirs = append(dirs, filepath.Join(root, filepath.FromSlash(d)))
+		}
+		w.Watch(dirs...)
+	}
+	rewatch()
+	if err := printLines(a.stdout, f.Replay()); err != nil {
+		return err
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-w.Wake():
+			rewatch()
+			if err := printLines(a.stdout, f.Poll()); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func printLines(w io.Writer, lines []follow.Line) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.String())
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// parseDigits reads an all-digits value (scan checked it), saturating
+// instead of overflowing.
+func parseDigits(s string) int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return math.MaxInt64
+	}
+	return n
+}
