@@ -66,7 +66,7 @@ func (s *server) evaluateDrift() (drift bool, body string, ok bool) {
 		if err != nil {
 			continue
 		}
-		age := nowMs - mtimeMs(fi.ModTime())
+		age := nowMs - inbox.MtimeMs(fi)
 		if age > float64(StaleInboxAfter.Milliseconds()) {
 			n++
 			oldest = max(oldest, age)
@@ -80,11 +80,6 @@ func (s *server) evaluateDrift() (drift bool, body string, ok bool) {
 		noun = "message"
 	}
 	return true, fmt.Sprintf("Tidy check (drift detected):\n- inbox: %d unaddressed %s (oldest %s old)", n, noun, roundAge(oldest)), true
-}
-
-// mtimeMs is Node's mtimeMs: seconds*1000 + nanoseconds/1e6.
-func mtimeMs(t time.Time) float64 {
-	return float64(t.Unix())*1000 + float64(t.Nanosecond())/1e6
 }
 
 // roundAge formats a duration in ms like upstream's tidy check, rounding

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,38 +30,82 @@ type tool[In, Out any] struct {
 // (descriptions from jsonschema tags), the output schema from Out, whose
 // field order is the key order of structuredContent. Errors become tool
 // results, never protocol errors.
+//
+// It uses the SDK's untyped AddTool and validates arguments itself, so
+// that a schema is resolved on the tool's first call rather than at
+// start-up (resolving all of them would double the time to the reply to
+// initialize), and so that structuredContent keeps its key order (the
+// typed AddTool re-marshals it through a map).
 func add[In, Out any](s *server, t tool[In, Out]) {
+	in := inputSchema[In]()
 	def := &mcp.Tool{
 		Name:         t.name,
 		Title:        t.title,
 		Description:  t.description,
-		InputSchema:  inputSchema[In](),
+		InputSchema:  in,
 		OutputSchema: t.outSchema,
 	}
 	if t.outSchema == nil {
 		def.OutputSchema = outputSchema[Out]()
 	}
-	mcp.AddTool(s.mcp, def, func(_ context.Context, _ *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out any, _ error) {
+	resolve := sync.OnceValues(func() (*jsonschema.Resolved, error) { return in.Resolve(nil) })
+	s.mcp.AddTool(def, func(_ context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
 		defer func() {
 			if r := recover(); r != nil {
-				res, out = errorResult(fmt.Errorf("%v", r)), nil
+				res = errorResult(fmt.Errorf("%v", r))
 			}
 		}()
-		summary, v, err := t.run(in)
+		args, err := decodeArgs[In](req.Params.Arguments, resolve)
 		if err != nil {
-			return errorResult(err), nil, nil
+			return invalidArgs(err), nil
 		}
-		// The result is marshalled here rather than by the SDK, which
-		// would re-marshal it through a map and lose the key order.
+		summary, v, err := t.run(args)
+		if err != nil {
+			return errorResult(err), nil
+		}
 		raw, err := jsstr.Marshal(v)
 		if err != nil {
-			return errorResult(err), nil, nil
+			return errorResult(err), nil
 		}
 		return &mcp.CallToolResult{
 			Content:           []mcp.Content{&mcp.TextContent{Text: summary}},
 			StructuredContent: json.RawMessage(raw),
-		}, nil, nil
+		}, nil
 	})
+}
+
+// decodeArgs validates raw arguments against the tool's input schema and
+// decodes them.
+func decodeArgs[In any](raw json.RawMessage, resolve func() (*jsonschema.Resolved, error)) (In, error) {
+	var in In
+	args := map[string]any{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return in, err
+		}
+	}
+	r, err := resolve()
+	if err != nil {
+		return in, err
+	}
+	if err := r.Validate(args); err != nil {
+		return in, err
+	}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return in, err
+		}
+	}
+	return in, nil
+}
+
+// invalidArgs is the tool error for arguments that do not match the input
+// schema (its text is the SDK's, not part of the contract).
+func invalidArgs(err error) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		IsError: true,
+		Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("validating \"arguments\": %v", err)}},
+	}
 }
 
 // inputSchema infers the schema of In. Optional arguments are pointers
