@@ -36,6 +36,17 @@ func BenchmarkMCPInitialize(b *testing.B) {
 	}
 }
 
+// BenchmarkExecVersion is the floor for BenchmarkMCPInitialize: exec of
+// the same binary doing nothing (`st --version`) and its exit.
+func BenchmarkExecVersion(b *testing.B) {
+	bin := buildST(b)
+	for b.Loop() {
+		if err := exec.Command(bin, "--version").Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkMCPShutdown measures a real `st mcp` from the client closing
 // stdin, or a signal, to the process being gone ("offline" written).
 func BenchmarkMCPShutdown(b *testing.B) {
