@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/message"
@@ -99,8 +100,12 @@ func selectItems(t *fsutil.Tree, id, folder string, f Filter, meta bool) ([]Item
 	if err != nil {
 		return nil, err
 	}
+	var texts []string
+	if f.From != "" || meta {
+		texts = readCanonical(t, dir, names)
+	}
 	items := []Item{}
-	for _, name := range names {
+	for i, name := range names {
 		canonical := message.IsCanonical(name)
 		var ts float64
 		if canonical {
@@ -112,8 +117,8 @@ func selectItems(t *fsutil.Tree, id, folder string, f Filter, meta bool) ([]Item
 			continue
 		}
 		var fields message.Fields
-		if canonical && (f.From != "" || meta) {
-			fields, _, _ = message.Parse(readText(t, dir+"/"+name))
+		if texts != nil && canonical {
+			fields, _, _ = message.Parse(texts[i])
 		}
 		if f.From != "" {
 			if !canonical && f.From != "outside" {
@@ -123,26 +128,56 @@ func selectItems(t *fsutil.Tree, id, folder string, f Filter, meta bool) ([]Item
 				continue
 			}
 		}
-		it := Item{Filename: name, TS: ts, Tags: []string{}}
-		if meta {
-			if canonical {
-				it.From = nonEmpty(fields["from"])
-				it.Subject = nonEmpty(fields["subject"])
-				it.InReplyTo = nonEmpty(fields["in-reply-to"])
-				if v := fields["tags"]; v != "" {
-					it.Tags = message.ReadTags(v)
-				}
-				if p := fields["priority"]; message.ValidPriority(p) {
-					it.Priority = &p
-				}
-			} else {
-				outside := "outside"
-				it.From = &outside
-			}
-		}
-		items = append(items, it)
+		items = append(items, item(name, ts, canonical, fields, meta))
 	}
 	return items, nil
+}
+
+// item projects one listed file; without meta only its name and ts.
+func item(name string, ts float64, canonical bool, fields message.Fields, meta bool) Item {
+	it := Item{Filename: name, TS: ts, Tags: []string{}}
+	switch {
+	case !meta:
+	case canonical:
+		it.From = nonEmpty(fields["from"])
+		it.Subject = nonEmpty(fields["subject"])
+		it.InReplyTo = nonEmpty(fields["in-reply-to"])
+		if v := fields["tags"]; v != "" {
+			it.Tags = message.ReadTags(v)
+		}
+		if p := fields["priority"]; message.ValidPriority(p) {
+			it.Priority = &p
+		}
+	default:
+		outside := "outside"
+		it.From = &outside
+	}
+	return it
+}
+
+// readCanonical returns the text of every canonical name in folder dir
+// (unreadable ones and other names read as ""), index for index. Large
+// folders are read by a few goroutines, through one handle on the folder.
+func readCanonical(t *fsutil.Tree, dir string, names []string) []string {
+	texts := make([]string, len(names))
+	sub, err := t.Sub(dir)
+	if err != nil {
+		return texts
+	}
+	defer sub.Close()
+	workers := min(4, 1+len(names)/256)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(names); i += workers {
+				if message.IsCanonical(names[i]) {
+					texts[i] = readText(sub, names[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return texts
 }
 
 func nonEmpty(s string) *string {

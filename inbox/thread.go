@@ -47,17 +47,22 @@ func buildIndex(t *fsutil.Tree) *index {
 	for _, id := range ids {
 		for _, folder := range []string{Inbox, Archive} {
 			names, _ := regularNames(t, id+"/"+folder)
-			for _, n := range names {
+			texts := readCanonical(t, id+"/"+folder, names)
+			for i, n := range names {
 				if !message.IsCanonical(n) {
 					continue
 				}
 				l := Location{id, folder, n}
-				fields, _, _ := message.Parse(readText(t, l.Path()))
+				fields, _, _ := message.Parse(texts[i])
 				c := copyInfo{l, fields["from"], fields["subject"], fields["in-reply-to"]}
-				if _, seen := ix.first[n]; !seen {
+				first, seen := ix.first[n]
+				if !seen {
 					ix.first[n] = c
 				}
-				if p := c.inReplyTo; p != "" && !slices.Contains(ix.children[p], n) {
+				// A twin usually names the same parent as the first copy;
+				// only a divergent one needs the (linear) duplicate check.
+				p := c.inReplyTo
+				if p != "" && (!seen || p != first.inReplyTo && !slices.Contains(ix.children[p], n)) {
 					ix.children[p] = append(ix.children[p], n)
 				}
 			}

@@ -156,9 +156,12 @@ func quote(s string) string {
 	if isPlain(s) {
 		return s
 	}
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`)
-	return `"` + r.Replace(s) + `"`
+	return `"` + quoteEscaper.Replace(s) + `"`
 }
+
+// quoteEscaper escapes a double-quoted value; built once, it is safe for
+// concurrent use.
+var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`)
 
 func isPlain(s string) bool {
 	if s == "" {

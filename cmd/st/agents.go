@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/smalltalk-go/st/internal/agents"
-	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
@@ -43,16 +41,14 @@ func (c *agentsCmd) Run(a *app) error {
 		return sterr.Msg("--enrich requires --json")
 	}
 	t := a.tree()
-	if t != nil {
-		defer t.Close()
-	}
+	defer t.Close()
 	list := agents.List(t, a.now(), agents.Options{Status: c.Status})
 	if c.JSON {
 		var v any = list
 		if c.Enrich {
 			v = agents.Enrich(t, list)
 		}
-		return writeJSONLine(a.stdout, v)
+		return a.printJSON(v)
 	}
 	var b strings.Builder
 	for _, ag := range list {
@@ -63,15 +59,5 @@ func (c *agentsCmd) Run(a *app) error {
 		fmt.Fprintf(&b, "%s\t%s\t%s\n", ag.Identity, ag.Status, name)
 	}
 	_, err := fmt.Fprint(a.stdout, b.String())
-	return err
-}
-
-// writeJSONLine writes v to w as one JSON.stringify-compatible line.
-func writeJSONLine(w io.Writer, v any) error {
-	out, err := jsstr.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(out, '\n'))
 	return err
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
 )
@@ -71,12 +73,21 @@ func (a *app) writableTree() (*fsutil.Tree, error) {
 	return fsutil.OpenOrCreate(a.root())
 }
 
-// isTerminal reports whether r is a character device such as a TTY.
+// isTerminal reports whether r is a terminal. Only a real TTY counts:
+// /dev/null and other character devices are read like a pipe.
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		return false
 	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	tty := false
+	sc.Control(func(fd uintptr) {
+		_, err := unix.IoctlGetTermios(int(fd), ioctlReadTermios)
+		tty = err == nil
+	})
+	return tty
 }

@@ -37,6 +37,6 @@ func (c *contextAppendCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(a.stdout, e.Line)
-	return nil
+	_, err = fmt.Fprintln(a.stdout, e.Line)
+	return err
 }

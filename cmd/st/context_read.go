@@ -19,9 +19,7 @@ func (c *contextReadCmd) Run(a *app) error {
 		return err
 	}
 	t := a.tree()
-	if t != nil {
-		defer t.Close()
-	}
+	defer t.Close()
 	var text string
 	switch c.part(a.args) {
 	case "decisions":

@@ -31,6 +31,6 @@ func (c *contextWriteCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "wrote %d bytes to %s\n", n, filepath.Join(a.root(), id, "context", "now.md"))
-	return nil
+	_, err = fmt.Fprintf(a.stdout, "wrote %d bytes to %s\n", n, filepath.Join(a.root(), id, "context", "now.md"))
+	return err
 }

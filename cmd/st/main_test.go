@@ -18,6 +18,10 @@ func TestMain(m *testing.M) {
 		"st": func() {
 			os.Exit(run(newTestApp()))
 		},
+		// The same binary under the name of upstream's symlink.
+		"smalltalk": func() {
+			os.Exit(run(newTestApp()))
+		},
 	})
 }
 

@@ -13,7 +13,7 @@ import (
 // BenchmarkMCPInitialize measures a real `st mcp` binary from exec to its
 // reply to initialize (the client's wait before it can list tools).
 func BenchmarkMCPInitialize(b *testing.B) {
-	bin := buildST(b)
+	bin := mcpBuildST(b)
 	root := b.TempDir()
 	b.ResetTimer()
 	for b.Loop() {
@@ -39,7 +39,7 @@ func BenchmarkMCPInitialize(b *testing.B) {
 // BenchmarkExecVersion is the floor for BenchmarkMCPInitialize: exec of
 // the same binary doing nothing (`st --version`) and its exit.
 func BenchmarkExecVersion(b *testing.B) {
-	bin := buildST(b)
+	bin := mcpBuildST(b)
 	for b.Loop() {
 		if err := exec.Command(bin, "--version").Run(); err != nil {
 			b.Fatal(err)
@@ -50,7 +50,7 @@ func BenchmarkExecVersion(b *testing.B) {
 // BenchmarkMCPShutdown measures a real `st mcp` from the client closing
 // stdin, or a signal, to the process being gone ("offline" written).
 func BenchmarkMCPShutdown(b *testing.B) {
-	bin := buildST(b)
+	bin := mcpBuildST(b)
 	for _, how := range []string{"stdin", "SIGTERM"} {
 		b.Run(how, func(b *testing.B) {
 			root := b.TempDir()
@@ -81,7 +81,7 @@ func BenchmarkMCPShutdown(b *testing.B) {
 	}
 }
 
-func buildST(b *testing.B) string {
+func mcpBuildST(b *testing.B) string {
 	bin := filepath.Join(b.TempDir(), "st")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)

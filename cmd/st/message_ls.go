@@ -8,7 +8,6 @@ import (
 
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
-	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
@@ -48,9 +47,7 @@ func (c *messageLsCmd) Run(a *app) error {
 		return err
 	}
 	t := a.tree()
-	if t != nil {
-		defer t.Close()
-	}
+	defer t.Close()
 	folder := inbox.Inbox
 	if c.Archive {
 		folder = inbox.Archive
@@ -72,7 +69,7 @@ func (c *messageLsCmd) Run(a *app) error {
 		if err != nil {
 			items = []inbox.Item{}
 		}
-		return a.messageJSON(items)
+		return a.printJSON(items)
 	}
 	names, _ := inbox.Select(t, id, folder, f)
 	if c.Count {
@@ -80,10 +77,7 @@ func (c *messageLsCmd) Run(a *app) error {
 		return nil
 	}
 	fmt.Fprintf(a.stderr, "# %d %s in %s\n", len(names), pluralWord(len(names), "message", "messages"), folder)
-	for _, n := range names {
-		fmt.Fprintln(a.stdout, n)
-	}
-	return nil
+	return a.printLines(names)
 }
 
 // orphanItem is one entry of `ls --orphans --json`.
@@ -109,24 +103,12 @@ func (c *messageLsCmd) printOrphans(a *app, t *fsutil.Tree, id, folder string, s
 			ts, _ := strconv.ParseInt(n[:13], 10, 64)
 			items = append(items, orphanItem{n, ts})
 		}
-		return a.messageJSON(items)
+		return a.printJSON(items)
 	default:
 		fmt.Fprintln(a.stderr, header)
-		for _, n := range names {
-			fmt.Fprintln(a.stdout, n)
-		}
+		return a.printLines(names)
 	}
 	return nil
-}
-
-// messageJSON writes v as one JSON.stringify-compatible line on stdout.
-func (a *app) messageJSON(v any) error {
-	b, err := jsstr.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(a.stdout, "%s\n", b)
-	return err
 }
 
 // pluralWord picks upstream's word: the singular only for exactly 1.

@@ -70,9 +70,7 @@ func (c *messageReadCmd) Run(a *app) error {
 		return sterr.InvalidName(name)
 	}
 	t := a.tree()
-	if t != nil {
-		defer t.Close()
-	}
+	defer t.Close()
 	where, data, err := inbox.Read(t, id, name, c.Archive)
 	if err != nil {
 		return err
@@ -83,7 +81,7 @@ func (c *messageReadCmd) Run(a *app) error {
 		_, err = io.WriteString(a.stdout, text)
 		return err
 	case c.JSON:
-		return a.messageJSON(readJSON{name, id, where.Folder, inbox.Project(name, text)})
+		return a.printJSON(readJSON{name, id, where.Folder, inbox.Project(name, text)})
 	}
 	label := where.Folder + "/" + name
 	if message.IsOutside(name) {

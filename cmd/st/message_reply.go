@@ -49,9 +49,7 @@ func (c *messageReplyCmd) Run(a *app) error {
 		return sterr.InvalidName(*c.Thread)
 	}
 	t := a.tree()
-	if t != nil {
-		defer t.Close()
-	}
+	defer t.Close()
 	orig, err := inbox.FindForReply(t, self, *c.Thread)
 	if err != nil {
 		return err

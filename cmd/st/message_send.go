@@ -45,10 +45,14 @@ func (c *messageSendCmd) Run(a *app) error {
 	m := message.Message{Subject: c.Subject, InReplyTo: c.InReplyTo, Tags: message.SplitTags(c.Tags), Priority: c.Priority, Body: body}
 	name, err := a.send(*c.To, c.From, m)
 	if err != nil {
+		if name != "" { // linked, but the folder fsync failed
+			return fmt.Errorf("%w (%s may have been delivered)", err, name)
+		}
 		return err
 	}
-	fmt.Fprintln(a.stdout, name)
-	return nil
+	// The printed name is the acknowledgement: failing to print it fails.
+	_, err = fmt.Fprintln(a.stdout, name)
+	return err
 }
 
 // send validates and delivers m from the explicit sender (or the

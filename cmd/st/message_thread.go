@@ -37,9 +37,7 @@ func (c *messageThreadCmd) Run(a *app) error {
 		return err
 	}
 	t := a.tree()
-	if t != nil {
-		defer t.Close()
-	}
+	defer t.Close()
 	lines, err := inbox.Thread(t, name, c.Tree)
 	if err != nil {
 		return err

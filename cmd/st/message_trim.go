@@ -44,9 +44,7 @@ func (c *messageTrimCmd) Run(a *app) error {
 		o.KeepLast = &n
 	}
 	t := a.tree()
-	if t != nil {
-		defer t.Close()
-	}
+	defer t.Close()
 	res, err := inbox.Trim(t, id, o)
 	if err != nil {
 		return err

@@ -43,12 +43,10 @@ func (c *overviewCmd) Run(a *app) error {
 		return err
 	}
 	t := a.tree()
-	if t != nil {
-		defer t.Close()
-	}
+	defer t.Close()
 	o := overview.Get(t, id, a.now(), recent)
 	if c.JSON {
-		return writeJSONLine(a.stdout, o)
+		return a.printJSON(o)
 	}
 	_, err = io.WriteString(a.stdout, overview.Text(o, a.now()))
 	return err

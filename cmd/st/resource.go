@@ -112,12 +112,10 @@ func (c *resourceLsCmd) Run(a *app) error {
 		return err
 	}
 	t := a.tree()
-	if t != nil {
-		defer t.Close()
-	}
+	defer t.Close()
 	names := resource.List(t, id)
 	if c.JSON {
-		return writeJSONLine(a.stdout, names)
+		return a.printJSON(names)
 	}
 	var b strings.Builder
 	for _, n := range names {
@@ -150,15 +148,13 @@ func (c *resourceReadCmd) Run(a *app) error {
 		return err
 	}
 	t := a.tree()
-	if t != nil {
-		defer t.Close()
-	}
+	defer t.Close()
 	rec, err := resource.Read(t, id, filename)
 	if err != nil {
 		return err
 	}
 	if c.JSON {
-		return writeJSONLine(a.stdout, struct {
+		return a.printJSON(struct {
 			Identity string `json:"identity"`
 			resource.Record
 		}{id, rec})

@@ -30,11 +30,9 @@ func (c *statusCmd) Run(a *app) error {
 			return err
 		}
 		t := a.tree()
-		if t != nil {
-			defer t.Close()
-		}
-		fmt.Fprintln(a.stdout, status.Effective(t, id, a.now()))
-		return nil
+		defer t.Close()
+		_, err = fmt.Fprintln(a.stdout, status.Effective(t, id, a.now()))
+		return err
 	}
 	// Upstream creates the folders before it validates the state.
 	id, err := a.resolve(c.Agent, layout.Create)
@@ -49,6 +47,6 @@ func (c *statusCmd) Run(a *app) error {
 	if err := status.Set(t, id, *c.Set); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "status: %s\n", *c.Set)
-	return nil
+	_, err = fmt.Fprintf(a.stdout, "status: %s\n", *c.Set)
+	return err
 }

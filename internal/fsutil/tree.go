@@ -22,8 +22,11 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // Permissions match what Node's fs functions create under the umask.
@@ -56,15 +59,32 @@ func OpenOrCreate(base string) (*Tree, error) {
 	return Open(base)
 }
 
-// Close releases the tree.
-func (t *Tree) Close() error { return t.root.Close() }
+// Sub opens folder rel as a tree of its own, confined to it. Reading many
+// files of one folder through it (ReadRegular of bare names) skips walking
+// the path from the root for every file. Close it when done.
+func (t *Tree) Sub(rel string) (*Tree, error) {
+	r, err := t.root.OpenRoot(rel)
+	if err != nil {
+		return nil, err
+	}
+	return &Tree{base: filepath.Join(t.base, filepath.FromSlash(rel)), root: r}, nil
+}
+
+// Close releases the tree. Closing a nil tree (a root that did not
+// exist) does nothing, so readers can always defer it.
+func (t *Tree) Close() error {
+	if t == nil {
+		return nil
+	}
+	return t.root.Close()
+}
 
 // Base returns the path the tree was opened at, verbatim.
 func (t *Tree) Base() string { return t.base }
 
 // MkdirAll creates rel and its parents inside the tree.
 func (t *Tree) MkdirAll(rel string) error {
-	return t.root.MkdirAll(rel, dirPerm)
+	return t.pathError("mkdir", rel, t.root.MkdirAll(rel, dirPerm))
 }
 
 // IsDir reports whether rel is a directory (symlinks followed within the tree).
@@ -98,14 +118,58 @@ func (t *Tree) ReadDirNames(rel string) ([]string, error) {
 	return f.Readdirnames(-1)
 }
 
-// ReadDir lists the entries of folder rel, unsorted.
+// ReadDir lists the entries of folder rel, unsorted. Types come from the
+// folder listing itself; Info stats the entry inside the tree.
 func (t *Tree) ReadDir(rel string) ([]fs.DirEntry, error) {
 	f, err := t.root.Open(rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return f.ReadDir(-1)
+	// A folder opened in an os.Root lstats every entry while listing (Go
+	// 1.26), which dominates listing a big inbox. A duplicate descriptor
+	// opened outside the Root lists with the types the kernel returns;
+	// the entries' Info goes back through the Root.
+	raw := dupFile(f)
+	if raw == nil {
+		return f.ReadDir(-1)
+	}
+	defer raw.Close()
+	entries, err := raw.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range entries {
+		entries[i] = rootEntry{e, t, path.Join(rel, e.Name())}
+	}
+	return entries, nil
+}
+
+// rootEntry is a listed entry whose Info is an Lstat inside the tree
+// (the plain entry would stat its path relative to the working folder).
+type rootEntry struct {
+	fs.DirEntry
+	t   *Tree
+	rel string
+}
+
+func (e rootEntry) Info() (fs.FileInfo, error) { return e.t.root.Lstat(e.rel) }
+
+// dupFile returns a close-on-exec duplicate of f as a plain *os.File, or
+// nil when that fails.
+func dupFile(f *os.File) *os.File {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	nfd := -1
+	sc.Control(func(fd uintptr) {
+		nfd, err = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
+	})
+	if err != nil || nfd < 0 {
+		return nil
+	}
+	return os.NewFile(uintptr(nfd), f.Name())
 }
 
 // ErrNotRegular is returned when a file to read is a symlink, a FIFO, a
@@ -115,11 +179,27 @@ var ErrNotRegular = errors.New("not a regular file")
 // ReadRegular reads rel only if it is a regular file. It never follows a
 // final symlink and never blocks on a FIFO planted under a message name.
 func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
-	f, err := t.root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, nil, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
+	// os.Root follows a final symlink that stays inside the root despite
+	// O_NOFOLLOW, so the name is checked with Lstat in its folder first
+	// and the opened file must be the one checked.
+	dir, name := split(rel)
+	sub := t.root
+	if dir != "." {
+		var err error
+		if sub, err = t.root.OpenRoot(dir); err != nil {
+			return nil, nil, err
 		}
+		defer sub.Close()
+	}
+	lfi, err := sub.Lstat(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !lfi.Mode().IsRegular() {
+		return nil, lfi, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
+	}
+	f, err := sub.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
@@ -127,7 +207,7 @@ func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if !fi.Mode().IsRegular() {
+	if !fi.Mode().IsRegular() || !os.SameFile(fi, lfi) {
 		return nil, fi, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
 	}
 	var buf bytes.Buffer
@@ -135,8 +215,7 @@ func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
 	if _, err := buf.ReadFrom(f); err != nil {
 		return nil, nil, err
 	}
-	data := buf.Bytes()
-	return data, fi, nil
+	return buf.Bytes(), fi, nil
 }
 
 // syncDir makes the names in folder rel durable.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -26,6 +27,10 @@ const (
 // is written, fsynced and renamed over rel, then the folder is fsynced.
 // The folder must exist. On error nothing is left behind.
 func (t *Tree) WriteAtomic(rel string, data []byte) error {
+	return t.pathError("write", rel, t.writeAtomic(rel, data))
+}
+
+func (t *Tree) writeAtomic(rel string, data []byte) error {
 	dir, name := split(rel)
 	sub, err := t.root.OpenRoot(dir)
 	if err != nil {
@@ -69,6 +74,14 @@ const deliverAttempts = 5
 // appears, so a reader sees the whole file or nothing, and a crash leaves
 // at most a temp dot-file. The folder must exist. It returns the name.
 func (t *Tree) Deliver(dir string, data []byte, newName func() string) (string, error) {
+	name, err := t.deliver(dir, data, newName)
+	if errors.Is(err, ErrCollisions) {
+		return "", err
+	}
+	return name, t.pathError("deliver to", dir, err)
+}
+
+func (t *Tree) deliver(dir string, data []byte, newName func() string) (string, error) {
 	sub, err := t.root.OpenRoot(dir)
 	if err != nil {
 		return "", err
@@ -161,4 +174,26 @@ func syncRoot(r *os.Root) error {
 	}
 	defer d.Close()
 	return ignoreEINVAL(d.Sync())
+}
+
+// pathError reports a failed write against the path the caller named
+// (root-joined), not a temp file's name: "write <root>/alice/status:
+// read-only file system". The system error stays reachable for errors.Is.
+func (t *Tree) pathError(op, rel string, err error) error {
+	if err == nil {
+		return nil
+	}
+	inner := err
+	for {
+		var pe *fs.PathError
+		var le *os.LinkError
+		switch {
+		case errors.As(inner, &pe):
+			inner = pe.Err
+		case errors.As(inner, &le):
+			inner = le.Err
+		default:
+			return &fs.PathError{Op: op, Path: filepath.Join(t.base, filepath.FromSlash(rel)), Err: inner}
+		}
+	}
 }
