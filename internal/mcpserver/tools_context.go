@@ -34,7 +34,7 @@ type contextWriteOut struct {
 type contextAppendIn struct {
 	Decision  string  `json:"decision" jsonschema:"One-line decision. Multi-line reasoning belongs in a doc; this log stays scannable. Trailing period optional (we add one)."`
 	Why       string  `json:"why" jsonschema:"One-line reason. The load-bearing part — this is what stops a restarted-you from re-litigating."`
-	Timestamp *string `json:"timestamp,omitempty" jsonschema:"Optional ISO timestamp override. Omit to stamp new Date().toISOString() at the moment of append."`
+	Timestamp *string "json:\"timestamp,omitempty\" jsonschema:\"Optional ISO timestamp override. Omit to stamp `new Date().toISOString()` at the moment of append.\""
 	Identity  *string `json:"identity,omitempty" jsonschema:"Whose context/decisions/ folder to append to. Defaults to the server identity."`
 }
 

@@ -15,7 +15,7 @@ type lsIn struct {
 	Identity   *string `json:"identity,omitempty" jsonschema:"Whose inbox/archive to list. Defaults to $ST_AGENT."`
 	Archive    *bool   `json:"archive,omitempty" jsonschema:"When true, list <identity>/archive/ instead of inbox/."`
 	Since      *int64  `json:"since,omitempty" jsonschema:"Filter to filenames whose <unix-ms> prefix is >= this value."`
-	FromFilter *string `json:"fromFilter,omitempty" jsonschema:"Filter to messages whose from: frontmatter equals this identity."`
+	FromFilter *string "json:\"fromFilter,omitempty\" jsonschema:\"Filter to messages whose `from:` frontmatter equals this identity.\""
 }
 
 type lsOut struct {
@@ -25,7 +25,7 @@ type lsOut struct {
 }
 
 type readIn struct {
-	Filename    string  `json:"filename" jsonschema:"Message filename (LAYOUT-004 grammar, or an off-format .md delivered as an 'outside' message). Required."`
+	Filename    string  "json:\"filename\" jsonschema:\"Message filename (LAYOUT-004 grammar, or an off-format `.md` delivered as an 'outside' message). Required.\""
 	Identity    *string `json:"identity,omitempty" jsonschema:"Whose folder to read from. Defaults to $ST_AGENT."`
 	FromArchive *bool   `json:"fromArchive,omitempty" jsonschema:"When true, prefer archive/ first (auto-falls back to inbox)."`
 }
@@ -40,7 +40,7 @@ type located struct {
 }
 
 type archiveIn struct {
-	Filename string  `json:"filename" jsonschema:"Message filename (LAYOUT-004 grammar, or an off-format .md delivered as an 'outside' message). Required."`
+	Filename string  "json:\"filename\" jsonschema:\"Message filename (LAYOUT-004 grammar, or an off-format `.md` delivered as an 'outside' message). Required.\""
 	Identity *string `json:"identity,omitempty" jsonschema:"Whose folder to archive within. Defaults to $ST_AGENT."`
 }
 
@@ -61,14 +61,14 @@ type threadOut struct {
 }
 
 type replyIn struct {
-	Thread  string  `json:"thread" jsonschema:"Filename of the message you are replying to (LAYOUT-004 grammar). The recipient is derived from that message's from: field."`
+	Thread  string  "json:\"thread\" jsonschema:\"Filename of the message you are replying to (LAYOUT-004 grammar). The recipient is derived from that message's `from:` field.\""
 	Body    string  `json:"body" jsonschema:"Reply body. Must be non-empty."`
-	Subject *string `json:"subject,omitempty" jsonschema:"Optional subject. If omitted, derived as re: <original-subject> from the threaded message (or omitted entirely if the original had no subject)."`
+	Subject *string "json:\"subject,omitempty\" jsonschema:\"Optional subject. If omitted, derived as `re: <original-subject>` from the threaded message (or omitted entirely if the original had no subject).\""
 }
 
 type replyOut struct {
 	Filename string `json:"filename" jsonschema:"The new <unix-ms>-<rand6>.md filename written into the recipient's inbox."`
-	Identity string `json:"identity" jsonschema:"Recipient identity (the original from)."`
+	Identity string "json:\"identity\" jsonschema:\"Recipient identity (the original `from`).\""
 }
 
 func (s *server) addMessageTools() {

@@ -7,7 +7,7 @@ import (
 )
 
 type agentsIn struct {
-	Status *string `json:"status,omitempty" jsonschema:"Filter to agents whose effective status matches. unknown is the derived state when a peer's status-file mtime is older than ~15 minutes. Default: all."`
+	Status *string "json:\"status,omitempty\" jsonschema:\"Filter to agents whose effective status matches. `unknown` is the derived state when a peer's status-file mtime is older than ~15 minutes. Default: all.\""
 	Enrich *bool   `json:"enrich,omitempty" jsonschema:"Include lastActivity and inbox unread count per agent."`
 }
 
@@ -27,7 +27,7 @@ type agentItem struct {
 }
 
 type agentsSchema struct {
-	Members []agentItem `json:"members" jsonschema:"Agents under $ST_ROOT, sorted alphabetically. (Field name members kept for back-compat; renames to agents in a follow-up.)"`
+	Members []agentItem "json:\"members\" jsonschema:\"Agents under $ST_ROOT, sorted alphabetically. (Field name `members` kept for back-compat; renames to `agents` in a follow-up.)\""
 }
 
 func (s *server) addAgents() {
@@ -50,10 +50,10 @@ func (s *server) addAgents() {
 }
 
 type resourceAddIn struct {
-	URL      string   `json:"url" jsonschema:"URL the resource points at. Required. Must contain a scheme (e.g. https://, pty://)."`
+	URL      string   "json:\"url\" jsonschema:\"URL the resource points at. Required. Must contain a scheme (e.g. `https://`, `pty://`).\""
 	Title    *string  `json:"title,omitempty" jsonschema:"Optional one-line title."`
 	Tags     []string `json:"tags,omitempty" jsonschema:"Optional list of tag strings."`
-	Relation *string  `json:"relation,omitempty" jsonschema:"Optional free-form relation between the agent and the URL. Canonical (non-enforced) values: owns / relates-to / depends-on. Never inferred — absent by default. The bare URL stays first-class."`
+	Relation *string  "json:\"relation,omitempty\" jsonschema:\"Optional free-form relation between the agent and the URL. Canonical (non-enforced) values: `owns` / `relates-to` / `depends-on`. Never inferred — absent by default. The bare URL stays first-class.\""
 	Body     *string  `json:"body,omitempty" jsonschema:"Optional markdown description body."`
 }
 
