@@ -126,11 +126,13 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	bg, stop := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() { s.refreshLoop(bg) })
-	wg.Go(func() { s.tidyLoop(bg) })
+	var refreshing sync.WaitGroup
+	refreshing.Go(func() { s.refreshLoop(bg) })
+	// These two only write to the client; one stuck on a stdout nobody
+	// reads must not hold up the shutdown, so they are not waited for.
+	go s.tidyLoop(bg)
 	if s.cfg.Channel {
-		wg.Go(func() { s.channelLoop(bg) })
+		go s.channelLoop(bg)
 	}
 	closed := make(chan struct{})
 	go func() {
@@ -141,10 +143,10 @@ func Run(ctx context.Context, cfg Config) error {
 	case <-ctx.Done():
 	case <-closed:
 	}
-	// Stop the timers before writing offline, so that no refresh can
+	// Stop the refresh before writing offline, so that it cannot
 	// overwrite it.
 	stop()
-	wg.Wait()
+	refreshing.Wait()
 	s.offline()
 	go ss.Close() // best effort: the process is about to exit
 	return nil

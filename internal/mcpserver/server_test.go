@@ -114,3 +114,39 @@ func TestRepliesLikeJSONStringify(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// A client that stops reading must not keep the server from shutting
+// down: a channel frame blocked on stdout is abandoned.
+func TestShutdownWithStuckStdout(t *testing.T) {
+	root := t.TempDir()
+	mkdirs(t, root, "alice/inbox", "alice/archive")
+	big := strings.Repeat("x", 1<<20)
+	for _, n := range []string{"1714826789012-aaaaaa.md", "1714826789013-bbbbbb.md"} {
+		os.WriteFile(filepath.Join(root, "alice", "inbox", n), []byte(big), 0o666)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		Run(ctx, Config{Root: root, Agent: "alice", Channel: true, In: inR, Out: outW})
+		close(done)
+	}()
+	io.WriteString(inW, initLine+"\n"+initializedLine+"\n")
+	// Read the initialize reply and the start of the first frame, so
+	// that the frame's write is under way; then stop reading.
+	r := bufio.NewReader(outR)
+	r.ReadString('\n')
+	if _, err := io.ReadFull(r, make([]byte, 100)); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return with stdout blocked")
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "alice", "status")); string(data) != "offline\n" {
+		t.Errorf("status %q", data)
+	}
+}
