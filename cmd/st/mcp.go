@@ -49,6 +49,9 @@ func (c *mcpCmd) Run(a *app) error {
 	// still ends in an orderly shutdown that writes "offline".
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A client that closed our stdout must not kill us with SIGPIPE
+	// before "offline" is written: the write fails, the session ends.
+	signal.Ignore(syscall.SIGPIPE)
 	root := a.root()
 	id, err := mcpAgent(a, root)
 	if err != nil {

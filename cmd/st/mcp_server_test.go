@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -372,5 +374,41 @@ func TestMCPTidyCheck(t *testing.T) {
 	}
 	if f, ok := p.frame(500 * time.Millisecond); ok {
 		t.Errorf("second frame while drift persists: %s", f.raw)
+	}
+}
+
+// A client that goes away by closing the server's stdout (stdin still
+// open): the next frame fails with EPIPE, and the server still writes
+// offline and exits instead of dying of SIGPIPE.
+func TestMCPShutdownStdoutClosed(t *testing.T) {
+	root := t.TempDir()
+	stPath, _ := exec.LookPath("st")
+	cmd := exec.Command(stPath, "mcp", "--channel")
+	cmd.Env = mcpEnv(root, "ST_AGENT=alice")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n"+`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	mcpWriteFile(t, filepath.Join(root, "alice", "inbox", "1714826789012-abcdef.md"), "---\nfrom: bob\n---\nhi\n")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit: %v", err)
+		}
+	case <-time.After(20 * time.Second): // the backstop is 15 s if the event is lost
+		cmd.Process.Kill()
+		t.Fatal("still running")
+	}
+	if got := mcpReadFile(t, filepath.Join(root, "alice", "status")); got != "offline\n" {
+		t.Errorf("status %q", got)
 	}
 }

@@ -108,7 +108,11 @@ func (t *tapTransport) notify(ctx context.Context, method string, params any) er
 	if err != nil {
 		return err
 	}
-	return c.Write(ctx, &jsonrpc.Request{Method: method, Params: raw})
+	err = c.Write(ctx, &jsonrpc.Request{Method: method, Params: raw})
+	if err != nil && ctx.Err() == nil {
+		c.Close() // the client is gone (EPIPE): end the session, as the SDK does
+	}
+	return err
 }
 
 // channelMethod is the Claude Code channel notification.
