@@ -22,6 +22,7 @@ package hooks
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/smalltalk-go/st/internal/jsstr"
 	"strconv"
@@ -41,14 +42,14 @@ const (
 // Events lists every hook event in usage order.
 var Events = []string{SessionStart, PreCompact, StopFailure, CodexSessionStart, CodexStop}
 
-// IsEvent reports whether name is one of Events.
+// IsEvent reports whether name is one of Events (or ExtraEvents).
 func IsEvent(name string) bool {
 	for _, e := range Events {
 		if e == name {
 			return true
 		}
 	}
-	return false
+	return slices.Contains(ExtraEvents, name)
 }
 
 // ReadsStdin reports whether the hook for event reads its stdin payload;

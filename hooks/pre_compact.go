@@ -128,7 +128,7 @@ func planFlush(t *fsutil.Tree, opt Options, now time.Time) func() error {
 			if err := layout.EnsureAgent(opt.Root, opt.Agent); err != nil {
 				return err
 			}
-			_, err := agentctx.WriteNow(t, opt.Agent, []byte(Stub(now)))
+			_, err := agentctx.WriteNow(t, opt.Agent, []byte(Stub(now)+stubDigest(t, opt.Agent, fi, statErr)))
 			return err
 		}
 	}
@@ -145,7 +145,7 @@ func planFlush(t *fsutil.Tree, opt Options, now time.Time) func() error {
 				body = nil
 			}
 		}
-		out := append([]byte(Marker(now)+"\n"), body...)
+		out := append([]byte(Marker(now)+"\n"+markerDigest(t, opt.Agent, fi.ModTime())), stripDigest(body)...)
 		if err := t.WriteAtomic(rel, out); err != nil {
 			return err
 		}

@@ -22,6 +22,16 @@ type hookCmd struct {
 	StopFailure       hookStopFailureCmd       `cmd:"" loose:"" help:"Claude Code StopFailure: status + operator message"`
 	CodexSessionStart hookCodexSessionStartCmd `cmd:"" loose:"" help:"Codex SessionStart: now.md + unread inbox"`
 	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" help:"Codex Stop: inbox arrivals since the last check"`
+
+	// Issue 6 (hook_events.go).
+	UserPromptSubmit   hookUserPromptSubmitCmd   `cmd:"" loose:"" help:"Claude Code UserPromptSubmit: context-fill and flush reminders"`
+	SubagentStart      hookSubagentStartCmd      `cmd:"" loose:"" help:"Claude Code SubagentStart: the subagent report contract"`
+	PreToolUse         hookPreToolUseCmd         `cmd:"" loose:"" help:"Claude Code PreToolUse: large-Read advisory, deny rules"`
+	PostToolUse        hookPostToolUseCmd        `cmd:"" loose:"" help:"Claude Code PostToolUse: event log"`
+	PostToolUseFailure hookPostToolUseFailureCmd `cmd:"" loose:"" help:"Claude Code PostToolUseFailure: thrash detection"`
+	Notification       hookNotificationCmd       `cmd:"" loose:"" help:"Claude Code Notification: tell the operator who waits"`
+	Stop               hookStopCmd               `cmd:"" loose:"" help:"Claude Code Stop: event log"`
+	SessionEnd         hookSessionEndCmd         `cmd:"" loose:"" help:"Claude Code SessionEnd: status offline"`
 }
 
 func init() {
@@ -44,7 +54,7 @@ func hookUsage(a *app) string {
   stop-failure          Claude Code StopFailure: status + operator message
   codex-session-start   Codex SessionStart: now.md + unread inbox
   codex-stop            Codex Stop: inbox arrivals since the last check
-`, a.name)
+`+hookEventsUsage, a.name)
 }
 
 type hookSessionStartCmd struct {
@@ -52,15 +62,22 @@ type hookSessionStartCmd struct {
 	Inbox bool `help:"add a summary of the unread inbox"`
 }
 type hookPreCompactCmd struct{}
-type hookStopFailureCmd struct{}
+type hookStopFailureCmd struct {
+	Retry bool `help:"retry transient API errors with backoff"`
+}
 type hookCodexSessionStartCmd struct{}
 type hookCodexStopCmd struct{}
 
 func (c *hookSessionStartCmd) Run(a *app) error {
 	return a.runHook(hooks.SessionStart, hooks.Options{JSON: c.JSON, Inbox: c.Inbox})
 }
-func (c *hookPreCompactCmd) Run(a *app) error  { return a.runHook(hooks.PreCompact, hooks.Options{}) }
-func (c *hookStopFailureCmd) Run(a *app) error { return a.runHook(hooks.StopFailure, hooks.Options{}) }
+func (c *hookPreCompactCmd) Run(a *app) error { return a.runHook(hooks.PreCompact, hooks.Options{}) }
+func (c *hookStopFailureCmd) Run(a *app) error {
+	if c.Retry {
+		return a.stopFailureRetry()
+	}
+	return a.runHook(hooks.StopFailure, hooks.Options{})
+}
 func (c *hookCodexSessionStartCmd) Run(a *app) error {
 	return a.runHook(hooks.CodexSessionStart, hooks.Options{})
 }
@@ -78,6 +95,9 @@ func (c *hookCodexStopCmd) help(a *app) string         { return hookUsage(a) }
 // exactly what the kong path would: session-start's --json and --inbox,
 // everything else ignored (the events are loose).
 func (a *app) fastHook(args []string) (handled bool, err error) {
+	if handled, err := a.fastEventHook(args); handled {
+		return true, err
+	}
 	if len(args) < 2 || args[0] != "hook" || !hooks.IsEvent(args[1]) {
 		return false, nil
 	}
@@ -106,6 +126,7 @@ const stdinBound = 2 * time.Second
 // creating anything and without printing legacy notices), runs the hook
 // and prints its output. Whatever happens it fails open.
 func (a *app) runHook(event string, opt hooks.Options) (err error) {
+	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {
 			res := hooks.Fault(event, opt.JSON)
@@ -145,6 +166,7 @@ func (a *app) runHook(event string, opt hooks.Options) (err error) {
 		stdin = readBounded(a.stdin, stdinBound)
 	}
 	res := hooks.Run(event, stdin, opt)
+	a.recordHook(event, stdin, start)
 	a.stdout.Write(res.Stdout)
 	a.stderr.Write(res.Stderr)
 	if res.Code != 0 {

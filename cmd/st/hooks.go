@@ -33,7 +33,7 @@ func init() {
 func hooksUsage(a *app) string {
 	return named(`usage: {NAME} hooks path [--for claude-code|codex|pi] [--json]
        {NAME} hooks install [--for claude-code|codex] [--scope user|project|local]
-                      [--settings FILE] [--dry-run]
+                      [--settings FILE] [--dry-run] [--all]
        {NAME} hooks uninstall [--for claude-code|codex] [--scope user|project|local]
                       [--settings FILE] [--dry-run]
        {NAME} hooks doctor [--settings FILE]
@@ -50,7 +50,10 @@ func hooksUsage(a *app) string {
   (claude-code): user ~/.claude/settings.json, project
   .claude/settings.json, local .claude/settings.local.json (default);
   codex: user ~/.codex/hooks.json (default), project .codex/hooks.json.
-  --dry-run prints the resulting file instead of writing it.
+  --dry-run prints the resulting file instead of writing it. --all
+  (claude-code) wires every st hook: prompts, subagents, tool calls,
+  notifications, stop, session end and stop-failure --retry; without it
+  an install stays minimal.
 
   doctor lists st's hooks in the settings files that apply (or FILE) and
   any hook whose command is missing or not executable, fires each of

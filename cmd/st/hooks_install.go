@@ -13,6 +13,7 @@ type hooksInstallCmd struct {
 	Scope    *string `missing:"--scope requires a value" predict:"user,project,local" help:"which settings file"`
 	Settings *string `missing:"--settings requires a value" help:"settings file to change"`
 	DryRun   bool    `name:"dry-run" help:"print the result, change nothing"`
+	All      bool    `help:"claude-code: wire every st hook, not just the session-boundary ones"`
 }
 
 type hooksUninstallCmd hooksInstallCmd
@@ -45,8 +46,9 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 	stBin := a.selfPath()
 	var verb string
 	if install {
-		hooks.Install(s.Doc, hooks.EntriesFor(family), stBin)
-		verb = fmt.Sprintf("installed %d st hooks into %s", len(hooks.EntriesFor(family)), path)
+		entries := hooks.InstallEntries(family, c.All)
+		hooks.Install(s.Doc, entries, stBin)
+		verb = fmt.Sprintf("installed %d st hooks into %s", len(entries), path)
 	} else {
 		n := hooks.Uninstall(s.Doc, stBin)
 		if n == 0 {

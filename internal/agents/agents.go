@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smalltalk-go/st/internal/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/internal/layout"
@@ -35,6 +36,9 @@ type Enriched struct {
 	LastActivity *float64 `json:"lastActivity"`
 	// Inbox counts the canonical message names in inbox/.
 	Inbox int `json:"inbox"`
+	// Waiting (ours, issue 6) is set when the agent waits on a human:
+	// its latest session ended in a notification nothing answered.
+	Waiting *events.Waiting `json:"waiting,omitempty"`
 }
 
 // Options filter a listing.
@@ -99,7 +103,7 @@ func Enrich(t *fsutil.Tree, list []Agent) []Enriched {
 func EnrichScanned(list []Agent, scans []Scan) []Enriched {
 	out := make([]Enriched, len(list))
 	for i, a := range list {
-		out[i] = Enriched{Agent: a, LastActivity: scans[i].LastActivity(), Inbox: scans[i].InboxCount()}
+		out[i] = Enriched{Agent: a, LastActivity: scans[i].LastActivity(), Inbox: scans[i].InboxCount(), Waiting: scans[i].Waiting}
 	}
 	return out
 }

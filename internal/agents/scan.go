@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/smalltalk-go/st/internal/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/message"
 )
@@ -28,6 +29,9 @@ type Scan struct {
 	Inbox   []Entry
 	Archive []Entry
 	Status  *Entry // nil when there is no status entry
+	// Waiting is set when the agent's latest session waits on a human
+	// (issue 6: a notification nothing answered yet).
+	Waiting *events.Waiting
 }
 
 // ScanAgent reads id's inbox/, archive/ and status. Missing or unreadable
@@ -39,6 +43,9 @@ func ScanAgent(t *fsutil.Tree, id string) Scan {
 	}
 	s.Inbox = scanDir(t, id+"/inbox")
 	s.Archive = scanDir(t, id+"/archive")
+	if w, ok := events.WaitingFor(t, id); ok {
+		s.Waiting = &w
+	}
 	if fi, err := t.Stat(id + "/status"); err == nil {
 		s.Status = &Entry{Name: "status", MtimeMs: MtimeMs(fi), Stat: true, Regular: fi.Mode().IsRegular()}
 	}

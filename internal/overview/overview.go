@@ -235,6 +235,7 @@ func Text(o Overview, now time.Time) string {
 		} else {
 			s += "—"
 		}
+		s += waitingNote(m.Waiting, nowMs)
 		line(s)
 	}
 	line("")

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/smalltalk-go/st/internal/events"
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/sterr"
+)
+
+type eventsPruneCmd struct {
+	OlderThan *string `name:"older-than" missing:"--older-than requires a duration" help:"age of the logs to remove (default 30d)"`
+	Agent     string  `arg:"" optional:"" help:"agent (default: every agent)"`
+}
+
+func (c *eventsPruneCmd) Run(a *app) error {
+	age := events.DefaultRetention
+	if c.OlderThan != nil {
+		d, err := events.ParseDuration(*c.OlderThan)
+		if err != nil {
+			return sterr.Msg("--older-than must be a duration like 12h, 7d or 30d, got: %s", *c.OlderThan)
+		}
+		age = d
+	}
+	var agents []string
+	if c.Agent != "" {
+		if err := layout.CheckAgent(c.Agent); err != nil {
+			return err
+		}
+		agents = []string{c.Agent}
+	}
+	t := a.tree()
+	if t == nil {
+		fmt.Fprintf(a.stdout, "pruned 0 event logs older than %s\n", events.FormatDuration(age))
+		return nil
+	}
+	defer t.Close()
+	if c.Agent == "" {
+		names, _ := t.ReadDirNames(".")
+		slices.Sort(names)
+		for _, n := range names {
+			if layout.ValidAgent(n) && t.IsDir(events.Dir(n)) {
+				agents = append(agents, n)
+			}
+		}
+	}
+	cutoff := a.now().Add(-age)
+	total := 0
+	for _, id := range agents {
+		removed, err := events.Prune(t, id, cutoff)
+		for _, name := range removed {
+			fmt.Fprintf(a.stdout, "removed %s/%s\n", events.Dir(id), name)
+		}
+		total += len(removed)
+		if err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(a.stdout, "pruned %d files older than %s\n", total, events.FormatDuration(age))
+	return nil
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/smalltalk-go/st/internal/events"
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/sterr"
+)
+
+// followPoll is the backstop interval of --follow.
+const followPoll = time.Second
+
+type eventsShowCmd struct {
+	Session *string `missing:"--session requires a value" help:"only this session"`
+	Since   *string `missing:"--since requires a duration" help:"only events newer than this"`
+	JSON    bool    `name:"json" help:"print the raw JSON lines"`
+	Follow  bool    `help:"keep printing new events"`
+	Agent   string  `arg:"" optional:"" help:"agent"`
+}
+
+func (c *eventsShowCmd) Run(a *app) error {
+	var f events.Filter
+	if c.Session != nil {
+		f.Session = *c.Session
+	}
+	if c.Since != nil {
+		d, err := events.ParseDuration(*c.Since)
+		if err != nil {
+			return sterr.Msg("--since must be a duration like 30m, 2h or 7d, got: %s", *c.Since)
+		}
+		f.Since = a.now().Add(-d)
+	}
+	id, err := a.resolve(c.Agent, layout.Strict)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(a.stdout)
+	print := func(recs []events.Record) error {
+		for _, r := range recs {
+			if c.JSON {
+				w.Write(r.Raw)
+				w.WriteByte('\n')
+			} else {
+				io.WriteString(w, formatEvent(&r.Event, time.Local))
+			}
+		}
+		return w.Flush()
+	}
+	if c.Follow {
+		t, err := a.writableTree()
+		if err != nil {
+			return err
+		}
+		defer t.Close()
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return events.Follow(ctx, t, id, f, followPoll, print)
+	}
+	t := a.tree()
+	if t == nil {
+		return nil
+	}
+	defer t.Close()
+	recs, err := events.Read(t, id, f)
+	if err != nil {
+		return err
+	}
+	return print(recs)
+}
+
+// formatEvent renders one event as a line for humans:
+//
+//	2026-07-21 10:00:02.000  3f2a9c1e  PostToolUse         Bash  go test ./...  bytes=5123 tool=1.2s  [140µs]
+func formatEvent(e *events.Event, loc *time.Location) string {
+	ts := e.TS
+	if t, ok := e.Time(); ok {
+		ts = t.In(loc).Format("2006-01-02 15:04:05.000")
+	}
+	sess := e.Session
+	if sess == "" {
+		sess = "-"
+	}
+	sess = events.Cap(sess, 8)
+	var parts []string
+	add := func(s string) {
+		if s = clean(s); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	kv := func(k, v string) {
+		if v != "" {
+			parts = append(parts, k+"="+clean(v))
+		}
+	}
+	add(e.Tool)
+	add(e.Path)
+	add(e.Command)
+	add(e.Type)
+	if e.Title != "" {
+		add(strconv.Quote(e.Title))
+	}
+	add(e.Message)
+	kv("agent", e.AgentType)
+	kv("error", e.Error)
+	if e.Interrupt {
+		add("(interrupted)")
+	}
+	if e.Bytes > 0 {
+		kv("bytes", strconv.FormatInt(e.Bytes, 10))
+	}
+	if e.ToolMS > 0 {
+		kv("tool", (time.Duration(e.ToolMS) * time.Millisecond).String())
+	}
+	if e.Attempt > 0 {
+		kv("attempt", strconv.Itoa(e.Attempt))
+	}
+	kv("advice", e.Advice)
+	parts = append(parts, "["+(time.Duration(e.HookUS)*time.Microsecond).String()+"]")
+	return fmt.Sprintf("%s  %-8s  %-18s  %s\n", ts, sess, clean(e.Event), strings.Join(parts, "  "))
+}
+
+// clean keeps a field on one line: control characters become spaces.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}

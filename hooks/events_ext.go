@@ -1,0 +1,47 @@
+package hooks
+
+import "github.com/smalltalk-go/st/internal/hookkit"
+
+// The hooks beyond session boundaries (issue 6) run in
+// internal/hookkit, wired by cmd/st/hook_events.go. This file tells the
+// installer, the doctor and the output checks about them.
+
+// ExtraEvents are those events, by `st hook` name, in usage order.
+var ExtraEvents = hookkit.Handled
+
+func init() {
+	for _, e := range ExtraEvents {
+		harnessEvent[e] = hookkit.EventNames[e]
+	}
+}
+
+// ClaudeAllEntries is the whole Claude Code set `st hooks install --all`
+// wires: the session-boundary hooks (stop-failure with --retry, async
+// and rewaking, with room for its longest backoff) plus every issue-6
+// event with its matcher and a timeout.
+var ClaudeAllEntries = []Entry{
+	{Event: "SessionStart", Hook: SessionStart, Async: true, AsyncRewake: true},
+	{Event: "PreCompact", Hook: PreCompact},
+	{Event: "StopFailure", Hook: StopFailure, Args: []string{"--retry"}, Async: true, AsyncRewake: true, Timeout: 900},
+	{Event: "UserPromptSubmit", Hook: hookkit.UserPromptSubmit, Timeout: 10},
+	{Event: "SubagentStart", Hook: hookkit.SubagentStart, Timeout: 5},
+	{Event: "PreToolUse", Hook: hookkit.PreToolUse, Matcher: PreToolUseMatcher, Timeout: 5},
+	{Event: "PostToolUse", Hook: hookkit.PostToolUse, Timeout: 5},
+	{Event: "PostToolUseFailure", Hook: hookkit.PostToolUseFailure, Timeout: 5},
+	{Event: "Notification", Hook: hookkit.Notification, Timeout: 10},
+	{Event: "Stop", Hook: hookkit.Stop, Timeout: 5},
+	{Event: "SessionEnd", Hook: hookkit.SessionEnd, Timeout: 5},
+}
+
+// PreToolUseMatcher is the tools pre-tool-use looks at: Read for the
+// large-read advisory, the shell and the file writers for deny rules.
+const PreToolUseMatcher = "Read|Bash|Edit|Write|MultiEdit|NotebookEdit"
+
+// InstallEntries is the set `st hooks install` wires for family: the
+// minimal one, or with all the whole Claude Code set.
+func InstallEntries(family string, all bool) []Entry {
+	if all && family == ClaudeCode {
+		return ClaudeAllEntries
+	}
+	return EntriesFor(family)
+}

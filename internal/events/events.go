@@ -1,0 +1,189 @@
+// Package events keeps the per-session hook event log:
+// $ST_ROOT/<agent>/events/<session_id>.jsonl, one JSON object per line.
+//
+// Writers are `st hook <event>` processes, many at once (Claude Code runs
+// matching hooks in parallel). Each appends one line through
+// fsutil.AppendLine: an flock, one O_APPEND write, and a repair of a torn
+// last line, so the cost is constant whatever the log's size and no line
+// is lost or interleaved. Readers skip a last line without "\n" and any
+// line that is not a JSON object. One file per session keeps the folder
+// safe to sync: two machines never append to the same file.
+//
+// A line never holds a prompt or a tool's output: only names, paths, the
+// first 200 characters of a command, sizes, error types and durations.
+package events
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+)
+
+// Dir is the events folder of an agent, relative to the store root.
+func Dir(agent string) string { return agent + "/events" }
+
+// NoSession names the log of events whose payload carries no usable
+// session id.
+const NoSession = "no-session"
+
+// Ext ends every log file name.
+const Ext = ".jsonl"
+
+// maxSessionLen caps a session id used as a file name.
+const maxSessionLen = 128
+
+// ValidSession reports whether id is safe as a file name: 1 to 128
+// characters from [A-Za-z0-9._-], not starting with "." or "-".
+func ValidSession(id string) bool {
+	if id == "" || len(id) > maxSessionLen || id[0] == '.' || id[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// FileName is the log file name for a session id: <id>.jsonl, or
+// no-session.jsonl when the id is empty or unsafe.
+func FileName(session string) string {
+	if !ValidSession(session) {
+		return NoSession + Ext
+	}
+	return session + Ext
+}
+
+// Path is the log of one session of an agent, relative to the root.
+func Path(agent, session string) string { return Dir(agent) + "/" + FileName(session) }
+
+// Event is one line of the log. Fields beyond TS, Event and Session are
+// set only when they matter for the event.
+type Event struct {
+	TS      string `json:"ts"`      // UTC, ISO 8601 with milliseconds
+	Event   string `json:"event"`   // Claude Code's event name, e.g. PostToolUse
+	Session string `json:"session"` // the payload's session_id ("" when none)
+
+	AgentType string `json:"agent_type,omitempty"` // set inside subagents
+	Tool      string `json:"tool,omitempty"`
+	Path      string `json:"path,omitempty"`    // file_path, notebook_path or path of the tool input
+	Command   string `json:"command,omitempty"` // first 200 characters of a Bash command
+	Input     string `json:"input,omitempty"`   // short hash of the tool input (same input, same hash)
+	Bytes     int64  `json:"bytes,omitempty"`   // size of the tool response, or of the prompt
+	ToolMS    int64  `json:"tool_ms,omitempty"` // the tool's duration as reported by Claude Code
+	Error     string `json:"error,omitempty"`   // error type or first line of the error, capped
+	Interrupt bool   `json:"interrupt,omitempty"`
+	Type      string `json:"type,omitempty"`    // notification type, SessionStart source, SessionEnd reason, PreCompact trigger
+	Title     string `json:"title,omitempty"`   // notification title, capped
+	Message   string `json:"message,omitempty"` // notification message, capped
+	Advice    string `json:"advice,omitempty"`  // what the hook told the model, by name (e.g. context-80)
+	Attempt   int    `json:"attempt,omitempty"` // stop-failure retry attempt
+	HookUS    int64  `json:"hook_us"`           // the hook's own duration, microseconds
+}
+
+// TimeFormat is the layout of Event.TS.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// Stamp formats t for Event.TS.
+func Stamp(t time.Time) string { return t.UTC().Format(TimeFormat) }
+
+// Time parses Event.TS; ok is false when it is malformed.
+func (e *Event) Time() (time.Time, bool) {
+	t, err := time.Parse(TimeFormat, e.TS)
+	return t, err == nil
+}
+
+// Cap cuts s to at most n characters (runes), never splitting one, and
+// drops invalid UTF-8.
+func Cap(s string, n int) string {
+	s = strings.ToValidUTF8(s, "")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i, k := 0, 0
+	for i = range s {
+		if k == n {
+			break
+		}
+		k++
+	}
+	return s[:i]
+}
+
+// FirstLine returns the first line of s, without its line break.
+func FirstLine(s string) string {
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Marshal encodes e as one log line ending in "\n".
+func Marshal(e *Event) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Append adds e to its session's log under agent, creating the events
+// folder when it is missing. It never reads the log.
+func Append(ctx context.Context, t *fsutil.Tree, agent string, e *Event) error {
+	line, err := Marshal(e)
+	if err != nil {
+		return err
+	}
+	rel := Path(agent, e.Session)
+	err = t.AppendLine(ctx, rel, line)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := t.MkdirAll(Dir(agent)); err != nil {
+			return err
+		}
+		err = t.AppendLine(ctx, rel, line)
+	}
+	return err
+}
+
+// Parse decodes one log line (without its "\n"); ok is false for a line
+// that is not a JSON object with a timestamp and an event name, such as
+// the NUL run a crash can leave.
+func Parse(line []byte) (Event, bool) {
+	var e Event
+	if len(line) == 0 || line[0] != '{' {
+		return e, false
+	}
+	if err := json.Unmarshal(line, &e); err != nil || e.Event == "" {
+		return e, false
+	}
+	if _, ok := e.Time(); !ok {
+		return e, false
+	}
+	return e, true
+}
+
+// Lines splits data into its complete lines; a last line without "\n"
+// is left out (a writer may be in the middle of it).
+func Lines(data []byte) [][]byte {
+	var out [][]byte
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		out = append(out, data[:i])
+		data = data[i+1:]
+	}
+	return out
+}

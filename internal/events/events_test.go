@@ -1,0 +1,492 @@
+package events
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+)
+
+func openTree(t testing.TB) (*fsutil.Tree, string) {
+	t.Helper()
+	dir := t.TempDir()
+	tr, err := fsutil.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	return tr, dir
+}
+
+var t0 = time.Date(2026, 7, 21, 10, 0, 0, 0, time.UTC)
+
+func ev(sec int, name, session string) *Event {
+	return &Event{TS: Stamp(t0.Add(time.Duration(sec) * time.Second)), Event: name, Session: session}
+}
+
+func TestValidSessionAndFileName(t *testing.T) {
+	tests := []struct {
+		id    string
+		valid bool
+		file  string
+	}{
+		{"3f2a9c1e-7b4d-4e55-9a0b-1c2d3e4f5a6b", true, "3f2a9c1e-7b4d-4e55-9a0b-1c2d3e4f5a6b.jsonl"},
+		{"abc_DEF.1", true, "abc_DEF.1.jsonl"},
+		{"", false, "no-session.jsonl"},
+		{".hidden", false, "no-session.jsonl"},
+		{"..", false, "no-session.jsonl"},
+		{"-x", false, "no-session.jsonl"},
+		{"../../etc/passwd", false, "no-session.jsonl"},
+		{"a/b", false, "no-session.jsonl"},
+		{"a\\b", false, "no-session.jsonl"},
+		{"a\x00b", false, "no-session.jsonl"},
+		{"sp ace", false, "no-session.jsonl"},
+		{"ünï", false, "no-session.jsonl"},
+		{strings.Repeat("a", 128), true, strings.Repeat("a", 128) + ".jsonl"},
+		{strings.Repeat("a", 129), false, "no-session.jsonl"},
+	}
+	for _, tt := range tests {
+		if got := ValidSession(tt.id); got != tt.valid {
+			t.Errorf("ValidSession(%q) = %v, want %v", tt.id, got, tt.valid)
+		}
+		if got := FileName(tt.id); got != tt.file {
+			t.Errorf("FileName(%q) = %q, want %q", tt.id, got, tt.file)
+		}
+	}
+}
+
+func FuzzValidSession(f *testing.F) {
+	for _, s := range []string{"abc", "..", "a/b", "", ".x", "x.jsonl"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		name := FileName(s)
+		if strings.ContainsAny(name, "/\\\x00") || strings.HasPrefix(name, ".") || !IsLogName(name) {
+			t.Fatalf("FileName(%q) = %q is not a safe log name", s, name)
+		}
+		if filepath.Base(name) != name {
+			t.Fatalf("FileName(%q) = %q is not one path element", s, name)
+		}
+	})
+}
+
+func TestCapAndFirstLine(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"hello", 10, "hello"},
+		{"hello", 3, "hel"},
+		{"héllo", 2, "hé"},
+		{"日本語テキスト", 3, "日本語"},
+		{"bad\xffutf8", 20, "badutf8"},
+		{"", 5, ""},
+	}
+	for _, tt := range tests {
+		if got := Cap(tt.in, tt.n); got != tt.want {
+			t.Errorf("Cap(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+	if got := FirstLine("Exit code 1\nstderr..."); got != "Exit code 1" {
+		t.Errorf("FirstLine = %q", got)
+	}
+	if got := FirstLine("a\r\nb"); got != "a" {
+		t.Errorf("FirstLine(crlf) = %q", got)
+	}
+}
+
+func TestMarshalIsOneLine(t *testing.T) {
+	e := ev(0, "PostToolUse", "s1")
+	e.Tool, e.Command, e.HookUS = "Bash", "echo '<a & b>'\nls", 42
+	line, err := Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Count(line, []byte("\n")) != 1 || line[len(line)-1] != '\n' {
+		t.Fatalf("Marshal = %q, want one line", line)
+	}
+	want := `{"ts":"2026-07-21T10:00:00.000Z","event":"PostToolUse","session":"s1","tool":"Bash","command":"echo '<a & b>'\nls","hook_us":42}` + "\n"
+	if string(line) != want {
+		t.Errorf("Marshal =\n%s want\n%s", line, want)
+	}
+	back, ok := Parse(line[:len(line)-1])
+	if !ok || back != *e {
+		t.Errorf("Parse(Marshal(e)) = %+v, %v", back, ok)
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	for _, line := range []string{"", "\x00\x00\x00", "not json", "[1,2]", `{"event":"X"}`, `{"ts":"2026-07-21T10:00:00.000Z"}`, `{"ts":"yesterday","event":"X"}`, `{"ts":"2026-07-21T10:00:00.000Z","event":"X"`} {
+		if _, ok := Parse([]byte(line)); ok {
+			t.Errorf("Parse(%q) accepted", line)
+		}
+	}
+}
+
+func TestAppendAndRead(t *testing.T) {
+	tr, dir := openTree(t)
+	ctx := context.Background()
+	for _, e := range []*Event{ev(2, "PostToolUse", "s1"), ev(1, "SessionStart", "s1"), ev(3, "Notification", "s2"), ev(4, "Stop", ""), ev(5, "Stop", "../evil")} {
+		if err := Append(ctx, tr, "alice", e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"s1.jsonl", "s2.jsonl", "no-session.jsonl"} {
+		if _, err := os.Stat(filepath.Join(dir, "alice/events", f)); err != nil {
+			t.Errorf("missing log %s: %v", f, err)
+		}
+	}
+	// A torn last line and junk are skipped by readers.
+	f, _ := os.OpenFile(filepath.Join(dir, "alice/events/s2.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("garbage\n{\"ts\":\"2026-07-21T10:00:09.000Z\",\"event\":\"Torn\"")
+	f.Close()
+	os.WriteFile(filepath.Join(dir, "alice/events/s1.jsonl.sync-conflict-1"), []byte(`{"ts":"2026-07-21T10:00:00.000Z","event":"Decoy","session":"s1"}`+"\n"), 0o666)
+
+	tests := []struct {
+		name   string
+		filter Filter
+		want   string
+	}{
+		{"all, by time", Filter{}, "SessionStart PostToolUse Notification Stop Stop"},
+		{"one session", Filter{Session: "s1"}, "SessionStart PostToolUse"},
+		{"no session", Filter{Session: "no-session"}, "Stop Stop"},
+		{"unknown session", Filter{Session: "nope"}, ""},
+		{"since", Filter{Since: t0.Add(3 * time.Second)}, "Notification Stop Stop"},
+		{"session and since", Filter{Session: "s1", Since: t0.Add(2 * time.Second)}, "PostToolUse"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, err := Read(tr, "alice", tt.filter)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, r := range recs {
+				names = append(names, r.Event.Event)
+			}
+			if got := strings.Join(names, " "); got != tt.want {
+				t.Errorf("Read = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if recs, err := Read(tr, "bob", Filter{}); err != nil || len(recs) != 0 {
+		t.Errorf("Read(no events folder) = %v, %v", recs, err)
+	}
+	// The next append repairs the torn line.
+	if err := Append(ctx, tr, "alice", ev(6, "Stop", "s2")); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "alice/events/s2.jsonl"))
+	if strings.Contains(string(data), "Torn") || !strings.HasSuffix(string(data), "\"hook_us\":0}\n") {
+		t.Errorf("torn tail not repaired: %q", data)
+	}
+}
+
+func TestTailAndLatest(t *testing.T) {
+	tr, dir := openTree(t)
+	ctx := context.Background()
+	for i := range 2000 {
+		e := ev(i, "PostToolUse", "big")
+		e.Tool = "Bash"
+		e.Command = fmt.Sprintf("echo %d", i)
+		Append(ctx, tr, "alice", e)
+	}
+	evs, err := Tail(tr, "alice", "big", 4096)
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("Tail = %d events, %v", len(evs), err)
+	}
+	if got, want := evs[len(evs)-1].Command, "echo 1999"; got != want {
+		t.Errorf("last = %q, want %q", got, want)
+	}
+	if len(evs) > 4096/60 {
+		t.Errorf("Tail read %d events from 4 KiB", len(evs))
+	}
+	if evs, err := Tail(tr, "alice", "missing", 4096); err != nil || evs != nil {
+		t.Errorf("Tail(missing) = %v, %v", evs, err)
+	}
+	Append(ctx, tr, "alice", ev(0, "Stop", "older"))
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(dir, "alice/events/older.jsonl"), old, old)
+	rel, _, ok := Latest(tr, "alice")
+	if !ok || rel != "alice/events/big.jsonl" {
+		t.Errorf("Latest = %q, %v", rel, ok)
+	}
+	if _, _, ok := Latest(tr, "bob"); ok {
+		t.Errorf("Latest(bob) found a log")
+	}
+}
+
+func TestPrune(t *testing.T) {
+	tr, dir := openTree(t)
+	ctx := context.Background()
+	Append(ctx, tr, "alice", ev(0, "Stop", "old"))
+	Append(ctx, tr, "alice", ev(0, "Stop", "new"))
+	evDir := filepath.Join(dir, "alice/events")
+	os.WriteFile(filepath.Join(evDir, ".old.retry.json"), []byte("{}"), 0o666)
+	os.WriteFile(filepath.Join(evDir, "notes.txt"), []byte("keep"), 0o666)
+	longAgo := time.Now().Add(-40 * 24 * time.Hour)
+	for _, n := range []string{"old.jsonl", ".old.retry.json", "notes.txt"} {
+		os.Chtimes(filepath.Join(evDir, n), longAgo, longAgo)
+	}
+	removed, err := Prune(tr, "alice", time.Now().Add(-DefaultRetention))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(removed, ","), ".old.retry.json,old.jsonl"; got != want {
+		t.Errorf("removed %q, want %q", got, want)
+	}
+	for n, want := range map[string]bool{"old.jsonl": false, ".old.retry.json": false, "new.jsonl": true, "notes.txt": true} {
+		_, err := os.Stat(filepath.Join(evDir, n))
+		if (err == nil) != want {
+			t.Errorf("%s exists=%v, want %v", n, err == nil, want)
+		}
+	}
+	if removed, err := Prune(tr, "bob", time.Now()); err != nil || removed != nil {
+		t.Errorf("Prune(no folder) = %v, %v", removed, err)
+	}
+}
+
+func TestStateNames(t *testing.T) {
+	if got, want := StatePath("alice", "s1", "retry"), "alice/events/.s1.retry.json"; got != want {
+		t.Errorf("StatePath = %q, want %q", got, want)
+	}
+	if got, want := StatePath("alice", "../x", "state"), "alice/events/.no-session.state.json"; got != want {
+		t.Errorf("StatePath = %q, want %q", got, want)
+	}
+	for name, want := range map[string]bool{".s1.retry.json": true, ".no-session.state.json": true, "s1.jsonl": false, ".s1.json": false, "..json": false, ".s1.retry.json12345": false} {
+		if got := IsStateName(name); got != want {
+			t.Errorf("IsStateName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"30d", 30 * 24 * time.Hour, true},
+		{"2h", 2 * time.Hour, true},
+		{"1.5h", 90 * time.Minute, true},
+		{"90m", 90 * time.Minute, true},
+		{"45s", 45 * time.Second, true},
+		{"250ms", 250 * time.Millisecond, true},
+		{"2w", 14 * 24 * time.Hour, true},
+		{"1h30m", 90 * time.Minute, true},
+		{"0s", 0, true},
+		{"", 0, false},
+		{"10", 0, false},
+		{"-5m", 0, false},
+		{"d", 0, false},
+		{"1e3s", 0, false},
+		{"infd", 0, false},
+		{"soon", 0, false},
+	}
+	for _, tt := range tests {
+		got, err := ParseDuration(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v ok=%v", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+	if got := FormatDuration(30 * 24 * time.Hour); got != "30d" {
+		t.Errorf("FormatDuration = %q", got)
+	}
+	if got := FormatDuration(90 * time.Minute); got != "1h30m0s" {
+		t.Errorf("FormatDuration = %q", got)
+	}
+}
+
+func TestFollower(t *testing.T) {
+	tr, dir := openTree(t)
+	ctx := context.Background()
+	fl := NewFollower(tr, "alice", Filter{})
+	if recs, err := fl.Poll(); err != nil || len(recs) != 0 {
+		t.Fatalf("first Poll on nothing = %v, %v", recs, err)
+	}
+	Append(ctx, tr, "alice", ev(1, "SessionStart", "s1"))
+	Append(ctx, tr, "alice", ev(2, "PreToolUse", "s1"))
+	if recs, _ := fl.Poll(); len(recs) != 2 {
+		t.Fatalf("Poll = %d records, want 2", len(recs))
+	}
+	if recs, _ := fl.Poll(); len(recs) != 0 {
+		t.Fatalf("Poll again = %d records, want 0", len(recs))
+	}
+	// A half-written line is taken only once complete.
+	p := filepath.Join(dir, "alice/events/s1.jsonl")
+	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	line, _ := Marshal(ev(3, "PostToolUse", "s1"))
+	f.Write(line[:10])
+	if recs, _ := fl.Poll(); len(recs) != 0 {
+		t.Fatalf("Poll saw a partial line")
+	}
+	f.Write(line[10:])
+	f.Close()
+	Append(ctx, tr, "alice", ev(4, "Stop", "s2"))
+	recs, _ := fl.Poll()
+	if len(recs) != 2 || recs[0].Event.Event != "PostToolUse" || recs[1].Event.Event != "Stop" {
+		t.Fatalf("Poll = %+v", recs)
+	}
+	if string(recs[0].Raw)+"\n" != string(line) {
+		t.Errorf("Raw = %q, want %q", recs[0].Raw, line)
+	}
+}
+
+func TestFollowEmitsAppends(t *testing.T) {
+	tr, _ := openTree(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	Append(ctx, tr, "alice", ev(1, "SessionStart", "s1"))
+	got := make(chan string, 10)
+	done := make(chan error, 1)
+	go func() {
+		done <- Follow(ctx, tr, "alice", Filter{Session: "s1"}, 20*time.Millisecond, func(rs []Record) error {
+			for _, r := range rs {
+				got <- r.Event.Event
+			}
+			return nil
+		})
+	}()
+	if e := <-got; e != "SessionStart" {
+		t.Fatalf("first = %q", e)
+	}
+	Append(ctx, tr, "alice", ev(2, "Stop", "other"))
+	Append(ctx, tr, "alice", ev(3, "PostToolUse", "s1"))
+	if e := <-got; e != "PostToolUse" {
+		t.Fatalf("second = %q", e)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAppendConcurrentGoroutines(t *testing.T) {
+	tr, dir := openTree(t)
+	const writers, each = 16, 50
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				e := ev(i, "PostToolUse", "s1")
+				e.Command = fmt.Sprintf("w%d-%d", w, i)
+				if err := Append(context.Background(), tr, "alice", e); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	countCommands(t, filepath.Join(dir, "alice/events/s1.jsonl"), writers*each)
+}
+
+func countCommands(t *testing.T, path string, want int) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, l := range Lines(data) {
+		e, ok := Parse(l)
+		if !ok {
+			t.Fatalf("bad line %q", l)
+		}
+		seen[e.Command] = true
+	}
+	if len(seen) != want || bytes.Count(data, []byte("\n")) != want {
+		t.Errorf("%d distinct of %d lines, want %d", len(seen), bytes.Count(data, []byte("\n")), want)
+	}
+}
+
+// TestAppendHelper is the child of TestAppendConcurrentProcesses.
+func TestAppendHelper(t *testing.T) {
+	dir := os.Getenv("ST_EVENTS_HELPER_DIR")
+	if dir == "" {
+		t.Skip("helper process only")
+	}
+	tr, err := fsutil.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := os.Getenv("ST_EVENTS_HELPER_W")
+	n, _ := strconv.Atoi(os.Getenv("ST_EVENTS_HELPER_N"))
+	for i := range n {
+		e := ev(i, "PostToolUse", "s1")
+		e.Command = fmt.Sprintf("p%s-%d", w, i)
+		if err := Append(context.Background(), tr, "alice", e); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestAppendConcurrentProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	_, dir := openTree(t)
+	const procs, each = 8, 100
+	var cmds []*exec.Cmd
+	for w := range procs {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestAppendHelper$")
+		cmd.Env = append(os.Environ(), "ST_EVENTS_HELPER_DIR="+dir,
+			"ST_EVENTS_HELPER_W="+strconv.Itoa(w), "ST_EVENTS_HELPER_N="+strconv.Itoa(each))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Errorf("helper: %v", err)
+		}
+	}
+	countCommands(t, filepath.Join(dir, "alice/events/s1.jsonl"), procs*each)
+}
+
+func benchAppend(b *testing.B, lines int) {
+	tr, dir := openTree(b)
+	e := ev(0, "PostToolUse", "s1")
+	e.Tool, e.Path, e.Bytes, e.HookUS = "Read", "/home/user/project/internal/events/events.go", 5123, 140
+	line, _ := Marshal(e)
+	os.MkdirAll(filepath.Join(dir, "alice/events"), 0o777)
+	if lines > 0 {
+		os.WriteFile(filepath.Join(dir, "alice/events/s1.jsonl"), bytes.Repeat(line, lines), 0o666)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if err := Append(ctx, tr, "alice", e); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The two figures must match: an append never reads the log.
+func BenchmarkAppendEmptyLog(b *testing.B)  { benchAppend(b, 0) }
+func BenchmarkAppend200kLines(b *testing.B) { benchAppend(b, 200_000) }
+
+// FuzzParse reads arbitrary log bytes: Lines and Parse never panic and
+// a parsed event always has a time and a name.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"ts":"2026-07-21T10:00:00.000Z","event":"Stop","session":"s1","hook_us":1}` + "\n"))
+	f.Add([]byte("\x00\x00\n{\"ts\":1}\n{"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, l := range Lines(data) {
+			if e, ok := Parse(l); ok {
+				if _, tok := e.Time(); !tok || e.Event == "" {
+					t.Fatalf("accepted %q", l)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,226 @@
+package events
+
+import (
+	"errors"
+	"io/fs"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+)
+
+// Record is one parsed line with its raw bytes (for --json output, which
+// prints lines verbatim) and the log file it came from.
+type Record struct {
+	Event
+	Raw  []byte
+	File string
+}
+
+// Filter selects records: Session (when non-empty) keeps one session's
+// log; Since (when non-zero) keeps events at or after that time.
+type Filter struct {
+	Session string
+	Since   time.Time
+}
+
+// wantFile reports whether the log named name can hold records for f.
+func (f Filter) wantFile(name string) bool {
+	if !IsLogName(name) {
+		return false
+	}
+	return f.Session == "" || name == FileName(f.Session)
+}
+
+// keep reports whether a parsed event passes f (the session is chosen
+// by file).
+func (f Filter) keep(e *Event) bool {
+	if !f.Since.IsZero() {
+		t, _ := e.Time()
+		if t.Before(f.Since) {
+			return false
+		}
+	}
+	return true
+}
+
+// IsLogName reports whether name is a session log (not a dot-file, a
+// temp or a sync tool's conflict copy).
+func IsLogName(name string) bool {
+	base, ok := strings.CutSuffix(name, Ext)
+	return ok && (base == NoSession || ValidSession(base))
+}
+
+// logNames lists the session logs of agent; none when the folder is missing.
+func logNames(t *fsutil.Tree, agent string) ([]string, error) {
+	if t == nil {
+		return nil, nil
+	}
+	names, err := t.ReadDirNames(Dir(agent))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	names = slices.DeleteFunc(names, func(n string) bool { return !IsLogName(n) })
+	slices.Sort(names)
+	return names, nil
+}
+
+// Read returns the records of agent's logs passing f, oldest first. Files
+// last written before f.Since are not opened.
+func Read(t *fsutil.Tree, agent string, f Filter) ([]Record, error) {
+	names, err := logNames(t, agent)
+	if err != nil {
+		return nil, err
+	}
+	var out []Record
+	for _, name := range names {
+		if !f.wantFile(name) {
+			continue
+		}
+		rel := Dir(agent) + "/" + name
+		if !f.Since.IsZero() {
+			if fi, err := t.Stat(rel); err == nil && fi.ModTime().Before(f.Since) {
+				continue
+			}
+		}
+		data, _, err := t.ReadRegular(rel)
+		if err != nil {
+			continue // a FIFO, a symlink or a vanished file is no log
+		}
+		out = appendRecords(out, data, name, f)
+	}
+	sortRecords(out)
+	return out, nil
+}
+
+func appendRecords(out []Record, data []byte, file string, f Filter) []Record {
+	for _, line := range Lines(data) {
+		e, ok := Parse(line)
+		if !ok || !f.keep(&e) {
+			continue
+		}
+		out = append(out, Record{Event: e, Raw: line, File: file})
+	}
+	return out
+}
+
+// sortRecords orders records by time; ties keep file and line order.
+func sortRecords(rs []Record) {
+	slices.SortStableFunc(rs, func(a, b Record) int { return strings.Compare(a.TS, b.TS) })
+}
+
+// TailBytes bounds what the hooks read of a log: its last 64 KiB.
+const TailBytes = 64 << 10
+
+// Tail returns the events in the last max bytes of one session's log,
+// oldest first; a first line cut by the bound is dropped.
+func Tail(t *fsutil.Tree, agent, session string, max int64) ([]Event, error) {
+	return TailFile(t, Path(agent, session), max)
+}
+
+// TailFile is Tail for a log given by its path relative to the root.
+func TailFile(t *fsutil.Tree, rel string, max int64) ([]Event, error) {
+	data, fi, err := t.ReadTail(rel, max)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) < fi.Size() {
+		if i := strings.IndexByte(string(data), '\n'); i >= 0 {
+			data = data[i+1:]
+		} else {
+			data = nil
+		}
+	}
+	var out []Event
+	for _, line := range Lines(data) {
+		if e, ok := Parse(line); ok {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// Latest returns the path (relative to the root) and modification time
+// of agent's most recently written session log; ok is false when it has
+// none.
+func Latest(t *fsutil.Tree, agent string) (rel string, mtime time.Time, ok bool) {
+	names, err := logNames(t, agent)
+	if err != nil {
+		return "", time.Time{}, false
+	}
+	for _, name := range names {
+		p := Dir(agent) + "/" + name
+		fi, err := t.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if !ok || fi.ModTime().After(mtime) {
+			rel, mtime, ok = p, fi.ModTime(), true
+		}
+	}
+	return rel, mtime, ok
+}
+
+// Prune removes agent's session logs and their hook state files last
+// written before cutoff, and returns the names removed.
+func Prune(t *fsutil.Tree, agent string, cutoff time.Time) ([]string, error) {
+	if t == nil {
+		return nil, nil
+	}
+	names, err := t.ReadDirNames(Dir(agent))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	var removed []string
+	for _, name := range names {
+		if !IsLogName(name) && !IsStateName(name) {
+			continue
+		}
+		rel := Dir(agent) + "/" + name
+		fi, err := t.Lstat(rel)
+		if err != nil || !fi.Mode().IsRegular() || !fi.ModTime().Before(cutoff) {
+			continue
+		}
+		if err := t.Remove(rel); err != nil {
+			return removed, err
+		}
+		removed = append(removed, name)
+	}
+	return removed, nil
+}
+
+// StatePath is the path of a per-session hook state file named kind
+// (e.g. "state", "retry"): a dot-file next to the session's log, so sync
+// tools skip it and Prune ages it out with the log.
+func StatePath(agent, session, kind string) string {
+	return Dir(agent) + "/." + strings.TrimSuffix(FileName(session), Ext) + "." + kind + ".json"
+}
+
+// IsStateName reports whether name is a state file made by StatePath.
+func IsStateName(name string) bool {
+	rest, ok := strings.CutPrefix(name, ".")
+	if !ok {
+		return false
+	}
+	rest, ok = strings.CutSuffix(rest, ".json")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndexByte(rest, '.')
+	if i <= 0 {
+		return false
+	}
+	base, kind := rest[:i], rest[i+1:]
+	return (base == NoSession || ValidSession(base)) && kind != "" && !strings.ContainsAny(kind, "/")
+}
