@@ -29,7 +29,7 @@ type cli struct {
 	Hooks       hooksCmd       `cmd:"" help:"print or install the agent-integration hooks"`
 	Hook        hookCmd        `cmd:"" help:"run one agent-integration hook in process"`
 	Events      eventsCmd      `cmd:"" help:"print or prune the hook event log"`
-	Mcp         mcpCmd         `cmd:"" help:"run as an MCP stdio server"`
+	Mcp         mcpCmd         `cmd:"" help:"run as an MCP stdio server" extra:"unknown flag: %s"`
 	Init        initCmd        `cmd:"" help:"write or merge .mcp.json" extra:"unexpected positional arg: %s"`
 	Completions completionsCmd `cmd:"" help:"print a shell completion script"`
 }

@@ -74,15 +74,8 @@ func (a *app) send(to, from string, m message.Message) (string, error) {
 		return "", err
 	}
 	m.From = sender
-	if m.InReplyTo != "" && !message.IsCanonical(m.InReplyTo) {
-		return "", sterr.InvalidName(m.InReplyTo)
-	}
-	if m.Priority != "" && !message.ValidPriority(m.Priority) {
-		return "", sterr.New(sterr.InvalidPriority, "priority must be one of: low, normal, high",
-			map[string]any{"value": m.Priority})
-	}
-	if len(m.Body) == 0 {
-		return "", sterr.New(sterr.EmptyBody, "message body is empty (read from stdin)", nil)
+	if err := inbox.Check(m); err != nil {
+		return "", err
 	}
 	t, err := a.writableTree()
 	if err != nil {
