@@ -1,17 +1,9 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"os"
-	"os/signal"
 	"syscall"
 
-	"github.com/smalltalk-go/st/internal/layout"
-	"github.com/smalltalk-go/st/internal/mcpserver"
 	"github.com/smalltalk-go/st/internal/sterr"
-	"github.com/smalltalk-go/st/message"
 )
 
 // mcpCmd runs the MCP stdio server (internal/mcpserver).
@@ -41,56 +33,16 @@ func (c *mcpCmd) help(a *app) string {
 `, a.name)
 }
 
-// mcpTestConfig lets tests shorten the server's intervals; nil in st.
-var mcpTestConfig func(*mcpserver.Config)
-
 func (c *mcpCmd) Run(a *app) error {
-	// Signals are caught from here on, so one arriving during start-up
-	// still ends in an orderly shutdown that writes "offline".
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// A client that closed our stdout must not kill us with SIGPIPE
-	// before "offline" is written: the write fails, the session ends.
-	signal.Ignore(syscall.SIGPIPE)
-	root := a.root()
-	id, err := mcpAgent(a, root)
-	if err != nil {
-		return err
+	bin := a.companion("st-mcp")
+	if bin == "" {
+		return sterr.Msg("the MCP server st-mcp is not installed next to %s or on PATH (install both: go install ./cmd/...)", a.selfPath())
 	}
-	cfg := mcpserver.Config{
-		Root:    root,
-		Agent:   id,
-		Channel: c.Channel,
-		In:      a.stdin,
-		Out:     a.stdout,
-		Now:     a.now,
+	argv := []string{bin}
+	if c.Channel {
+		argv = append(argv, "--channel")
 	}
-	if a.env.Get("ST_CHANNEL_DEBUG") == "1" {
-		cfg.Debug = a.stderr
-	}
-	if mcpTestConfig != nil {
-		mcpTestConfig(&cfg)
-	}
-	return mcpserver.Run(ctx, cfg)
-}
-
-// mcpAgent is the server's agent: the environment's (★11 its folders
-// created), or a throwaway anon-<rand6> announced on stderr.
-func mcpAgent(a *app, root string) (string, error) {
-	id, err := a.env.AgentName()
-	if errors.Is(err, sterr.ErrIdentityRequired) {
-		id = "anon-" + message.NewName(a.now())[14:20] // the name's rand6
-		if err := layout.EnsureAgent(root, id); err != nil {
-			return "", err
-		}
-		fmt.Fprintf(a.stderr, "[smalltalk] no ST_AGENT set; using throwaway identity %s (set ST_AGENT to persist — sessions reusing the same identity share inbox/archive)\n", id)
-		return id, nil
-	}
-	if err != nil {
-		return "", err
-	}
-	if err := layout.CheckAgent(id); err != nil {
-		return "", err
-	}
-	return id, layout.EnsureAgent(root, id)
+	// Exec, not a child: the host's stdin, stdout and signals go straight
+	// to the server, and its exit status is ours.
+	return syscall.Exec(bin, argv, a.childEnv())
 }

@@ -82,11 +82,13 @@ func BenchmarkMCPShutdown(b *testing.B) {
 }
 
 func mcpBuildST(b *testing.B) string {
-	bin := filepath.Join(b.TempDir(), "st")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
+	dir := b.TempDir()
+	for _, pkg := range []string{".", "../st-mcp"} {
+		if out, err := exec.Command("go", "build", "-o", dir, pkg).CombinedOutput(); err != nil {
+			b.Fatalf("build %s: %v\n%s", pkg, err, out)
+		}
 	}
-	return bin
+	return filepath.Join(dir, "st")
 }
 
 const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,30 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/smalltalk-go/st/internal/mcpserver"
 )
-
-// The child `st mcp` processes of these tests are this test binary (see
-// TestMain); ST_TEST_MCP_INTERVALS="status,tidy,backstop" in ms shortens
-// their timers.
-func init() {
-	v := os.Getenv("ST_TEST_MCP_INTERVALS")
-	if v == "" {
-		return
-	}
-	var ms [3]time.Duration
-	for i, f := range strings.Split(v, ",") {
-		n, err := strconv.Atoi(f)
-		if err != nil || i >= 3 {
-			panic("bad ST_TEST_MCP_INTERVALS: " + v)
-		}
-		ms[i] = time.Duration(n) * time.Millisecond
-	}
-	mcpTestConfig = func(c *mcpserver.Config) {
-		c.StatusEvery, c.TidyEvery, c.BackstopEvery = ms[0], ms[1], ms[2]
-	}
-}
 
 // channelFrame is a notifications/claude/channel frame as received.
 type channelFrame struct {
