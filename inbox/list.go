@@ -160,18 +160,20 @@ func item(name string, ts float64, canonical bool, fields message.Fields, meta b
 // folders are read by a few goroutines, through one handle on the folder.
 func readCanonical(t *fsutil.Tree, dir string, names []string) []string {
 	texts := make([]string, len(names))
-	sub, err := t.Sub(dir)
+	folder, err := t.OpenFolder(dir)
 	if err != nil {
 		return texts
 	}
-	defer sub.Close()
+	defer folder.Close()
 	workers := min(4, 1+len(names)/256)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(names); i += workers {
 				if message.IsCanonical(names[i]) {
-					texts[i] = readText(sub, names[i])
+					if data, err := folder.ReadRegular(names[i]); err == nil {
+						texts[i] = Text(data)
+					}
 				}
 			}
 		})
