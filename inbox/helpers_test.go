@@ -10,7 +10,7 @@ import (
 
 // store creates a root holding files (slash paths relative to the root)
 // and returns the opened tree and the root's path.
-func store(t *testing.T, files map[string]string) (*fsutil.Tree, string) {
+func store(t testing.TB, files map[string]string) (*fsutil.Tree, string) {
 	t.Helper()
 	root := t.TempDir()
 	for rel, content := range files {
