@@ -13,6 +13,7 @@ package main
 //	predict:"…"  the closed set of values offered by completions
 //	loose:""     (on a command) unknown flags and extra arguments are
 //	             ignored instead of refused
+//	nohelp:""    (on a command) -h and --help are ordinary arguments
 //	extra:"…"    (on a command) the error for one positional too many
 //	             (%s is the argument), instead of "unexpected arg: %s"
 type cli struct {
@@ -28,7 +29,7 @@ type cli struct {
 	Hooks       hooksCmd       `cmd:"" help:"print or install the agent-integration hooks"`
 	Hook        hookCmd        `cmd:"" help:"run one agent-integration hook in process"`
 	Events      eventsCmd      `cmd:"" help:"print or prune the hook event log"`
-	Mcp         mcpCmd         `cmd:"" help:"run as an MCP stdio server"`
+	Mcp         mcpCmd         `cmd:"" help:"run as an MCP stdio server" extra:"unknown flag: %s"`
 	Init        initCmd        `cmd:"" help:"write or merge .mcp.json" extra:"unexpected positional arg: %s"`
 	Completions completionsCmd `cmd:"" help:"print a shell completion script"`
 }

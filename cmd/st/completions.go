@@ -10,11 +10,12 @@ import (
 
 // completionsCmd prints a completion script. The shells are sub-verbs,
 // so the group rules give upstream's errors and the shells themselves
-// are completed like any other verb.
+// are completed like any other verb. Upstream reads only the first
+// argument, so after the shell everything is ignored, -h included.
 type completionsCmd struct {
-	Fish completionsFishCmd `cmd:"" help:"fish completion script" loose:""`
-	Bash completionsBashCmd `cmd:"" help:"bash completion script" loose:""`
-	Zsh  completionsZshCmd  `cmd:"" help:"zsh completion script" loose:""`
+	Fish completionsFishCmd `cmd:"" help:"fish completion script" loose:"" nohelp:""`
+	Bash completionsBashCmd `cmd:"" help:"bash completion script" loose:"" nohelp:""`
+	Zsh  completionsZshCmd  `cmd:"" help:"zsh completion script" loose:"" nohelp:""`
 }
 
 func init() {
@@ -41,9 +42,9 @@ Shells:
   zsh
 
 Examples:
-  {NAME} completions fish > ~/.config/fish/completions/st.fish
-  {NAME} completions bash > /etc/bash_completion.d/st
-  {NAME} completions zsh  > "${fpath[1]}/_st"
+  {NAME} completions fish > ~/.config/fish/completions/{NAME}.fish
+  {NAME} completions bash > /etc/bash_completion.d/{NAME}
+  {NAME} completions zsh  > "${fpath[1]}/_{NAME}"
 `, a.name)
 }
 

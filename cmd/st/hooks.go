@@ -13,7 +13,7 @@ import (
 
 // hooksCmd prints, installs, removes and checks the hook wiring.
 type hooksCmd struct {
-	Path      hooksPathCmd      `cmd:"" help:"print the hook commands and the config to install them"`
+	Path      hooksPathCmd      `cmd:"" help:"print the hook commands and the config to install them" extra:"unknown flag: %s"`
 	Install   hooksInstallCmd   `cmd:"" help:"merge st's hooks into a settings file"`
 	Uninstall hooksUninstallCmd `cmd:"" help:"remove st's hooks from a settings file"`
 	Doctor    hooksDoctorCmd    `cmd:"" help:"check and fire the installed hooks"`
@@ -60,6 +60,8 @@ func hooksUsage(a *app) string {
   any hook whose command is missing or not executable, fires each of
   st's hooks with a sample payload against a temporary root, and prints
   PASS or FAIL with its latency. Exit 1 if anything failed.
+
+  Example: {NAME} hooks path --for codex
 `, a.name)
 }
 

@@ -1,16 +1,21 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/mcpserver"
 )
 
 func TestMain(m *testing.M) {
@@ -22,6 +27,10 @@ func TestMain(m *testing.M) {
 		"smalltalk": func() {
 			os.Exit(run(newTestApp()))
 		},
+		// The MCP server that `st mcp` execs.
+		"st-mcp": func() {
+			os.Exit(mcpserver.Main(newTestMCP()))
+		},
 	})
 }
 
@@ -29,14 +38,48 @@ func TestMain(m *testing.M) {
 // fixes the clock, so scripts can assert timestamps and ages.
 func newTestApp() *app {
 	a := newApp(os.Args, os.Stdin, os.Stdout, os.Stderr, os.LookupEnv)
-	if v := os.Getenv("ST_TEST_NOW"); v != "" {
-		ms, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			panic("bad ST_TEST_NOW: " + v)
-		}
-		a.now = func() time.Time { return time.UnixMilli(ms) }
-	}
+	a.now = testClock()
 	return a
+}
+
+// testClock is time.Now, or the fixed $ST_TEST_NOW (unix ms) when set.
+func testClock() func() time.Time {
+	v := os.Getenv("ST_TEST_NOW")
+	if v == "" {
+		return time.Now
+	}
+	ms, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		panic("bad ST_TEST_NOW: " + v)
+	}
+	return func() time.Time { return time.UnixMilli(ms) }
+}
+
+// newTestMCP is st-mcp's process with one test seam:
+// ST_TEST_MCP_INTERVALS="status,tidy,backstop" (ms) shortens its timers.
+func newTestMCP() mcpserver.Process {
+	p := mcpserver.Process{
+		Name: cmp.Or(os.Getenv("_ST_INVOKED_AS"), "st"), Channel: slices.Contains(os.Args[1:], "--channel"),
+		Env:   layout.NewEnv(os.LookupEnv, os.Stderr),
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Now: testClock(),
+	}
+	v := os.Getenv("ST_TEST_MCP_INTERVALS")
+	if v == "" {
+		return p
+	}
+	var ms [3]time.Duration
+	for i, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(f)
+		if err != nil || i >= 3 {
+			panic("bad ST_TEST_MCP_INTERVALS: " + v)
+		}
+		ms[i] = time.Duration(n) * time.Millisecond
+	}
+	p.Tune = func(c *mcpserver.Config) {
+		c.StatusEvery, c.TidyEvery, c.BackstopEvery = ms[0], ms[1], ms[2]
+	}
+	return p
 }
 
 func TestScript(t *testing.T) {

@@ -21,16 +21,21 @@ type messageSendCmd struct {
 
 func (c *messageSendCmd) help(a *app) string {
 	return named(`usage: {NAME} message send <to> [-m <body> | --message <body>]
-                        [--from ID] [--subject S] [--in-reply-to F]
-                        [--tags T,T] [--priority low|normal|high]
+                            [--from ID] [--subject S] [--in-reply-to F]
+                            [--tags T,T,...] [--priority low|normal|high]
 
-  Deliver a message into <to>'s inbox. The body is -m, or stdin when -m
-  is omitted (bounded by $ST_STDIN_TIMEOUT_MS, default 10000).
-  Prints the new message's filename.
+  Body source: pass `+"`-m <body>`"+` for inline (recommended for scripts
+  and agents — stdin is never read), or omit `+"`-m`"+` and pipe the body
+  via stdin (e.g. `+"`echo hi | {NAME} message send bob`"+`). With no `+"`-m`"+`
+  and no piped stdin, the command errors instead of blocking; a piped
+  stdin that never closes times out ($ST_STDIN_TIMEOUT_MS, default 10s).
 
-  Examples:
-    {NAME} message send bob -m 'build is green' --subject ci
-    echo 'hi bob' | {NAME} message send bob --subject hello
+  Message economy: each send wakes the recipient's agent loop (a full
+  turn) — send what the work needs (blocker / question / decision /
+  closure), batch related points, skip pure acks. Would it change what
+  they do? If not, don't send it. For bulk content (logs, diffs, long
+  output) write a file and send the PATH — a message is a pointer, not
+  a container.
 `, a.name)
 }
 
@@ -69,15 +74,8 @@ func (a *app) send(to, from string, m message.Message) (string, error) {
 		return "", err
 	}
 	m.From = sender
-	if m.InReplyTo != "" && !message.IsCanonical(m.InReplyTo) {
-		return "", sterr.InvalidName(m.InReplyTo)
-	}
-	if m.Priority != "" && !message.ValidPriority(m.Priority) {
-		return "", sterr.New(sterr.InvalidPriority, "priority must be one of: low, normal, high",
-			map[string]any{"value": m.Priority})
-	}
-	if len(m.Body) == 0 {
-		return "", sterr.New(sterr.EmptyBody, "message body is empty (read from stdin)", nil)
+	if err := inbox.Check(m); err != nil {
+		return "", err
 	}
 	t, err := a.writableTree()
 	if err != nil {

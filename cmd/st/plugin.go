@@ -19,10 +19,7 @@ func (a *app) runPlugin(verb string, rest []string) (code int, ok bool) {
 	}
 	cmd := exec.Command(path, rest...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.stdout, a.stderr
-	cmd.Env = os.Environ()
-	if a.env.Get("_ST_INVOKED_AS") == "" {
-		cmd.Env = append(cmd.Env, "_ST_INVOKED_AS="+a.name)
-	}
+	cmd.Env = a.childEnv()
 	err := cmd.Run()
 	var exit *exec.ExitError
 	switch {
@@ -35,21 +32,47 @@ func (a *app) runPlugin(verb string, rest []string) (code int, ok bool) {
 	}
 }
 
+// childEnv is the environment of a program st runs on its behalf: st's
+// own, plus _ST_INVOKED_AS so it names itself as st was named.
+func (a *app) childEnv() []string {
+	env := os.Environ()
+	if a.env.Get("_ST_INVOKED_AS") == "" {
+		env = append(env, "_ST_INVOKED_AS="+a.name)
+	}
+	return env
+}
+
+// companion finds the program name next to the running st, else in PATH;
+// "" when there is none.
+func (a *app) companion(name string) string {
+	if p := filepath.Join(filepath.Dir(a.selfPath()), name); isExecutable(p) {
+		return p
+	}
+	return searchPath(a.env.Get("PATH"), name)
+}
+
 // findPlugin searches every PATH entry for st-<verb>, then every entry
-// again for smalltalk-<verb>: a regular file with an execute bit.
+// again for smalltalk-<verb>.
 func findPlugin(pathEnv, verb string) string {
-	if pathEnv == "" || strings.ContainsAny(verb, "/\\") {
+	if strings.ContainsAny(verb, "/\\") {
 		return ""
 	}
-	dirs := filepath.SplitList(pathEnv)
-	for _, prefix := range []string{"st-", "smalltalk-"} {
-		for _, dir := range dirs {
-			if dir == "" {
-				continue
-			}
-			p := filepath.Join(dir, prefix+verb)
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-				return p
+	if p := searchPath(pathEnv, "st-"+verb); p != "" {
+		return p
+	}
+	return searchPath(pathEnv, "smalltalk-"+verb)
+}
+
+// searchPath returns the first PATH entry's name that is a regular file
+// with an execute bit, made absolute; "" when there is none.
+func searchPath(pathEnv, name string) string {
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if dir == "" {
+			continue
+		}
+		if p := filepath.Join(dir, name); isExecutable(p) {
+			if abs, err := filepath.Abs(p); err == nil {
+				return abs
 			}
 		}
 	}

@@ -23,11 +23,12 @@ import (
 //     unexpected arg (or the command's extra:"…" text, %s = the arg).
 func scan(node *kong.Node, args []string) (canonical []string, help bool, err error) {
 	loose := node.Tag != nil && node.Tag.Has("loose")
+	nohelp := node.Tag != nil && node.Tag.Has("nohelp")
 	var positionals []string
 	maxPos, unlimited := positionalLimit(node)
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
-		if arg == "-h" || arg == "--help" {
+		if (arg == "-h" || arg == "--help") && !nohelp {
 			return nil, true, nil
 		}
 		if !strings.HasPrefix(arg, "-") {

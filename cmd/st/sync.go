@@ -14,9 +14,9 @@ import (
 // verb, so its checks run in upstream's order (argv, root-shape warning,
 // then verb and peer).
 type syncCmd struct {
-	All  bool   `help:"apply against every peer in peers.yaml"`
-	Verb string `arg:"" optional:"" predict:"push,pull,sweep" help:"push, pull or sweep"`
-	Peer string `arg:"" optional:"" help:"local:<path>, host:path, or a peers.yaml name"`
+	All  bool    `help:"apply against every peer in peers.yaml"`
+	Verb *string `arg:"" optional:"" predict:"push,pull,sweep" help:"push, pull or sweep"`
+	Peer *string `arg:"" optional:"" help:"local:<path>, host:path, or a peers.yaml name"`
 }
 
 func (c *syncCmd) help(a *app) string {
@@ -36,6 +36,9 @@ func (c *syncCmd) help(a *app) string {
 }
 
 func (c *syncCmd) Run(a *app) error {
+	// An empty verb or peer counts as given (upstream tests `=== undefined`).
+	verb, hasVerb := deref(c.Verb)
+	peer, hasPeer := deref(c.Peer)
 	root := a.root()
 	a.warnRootShape(root)
 	s := &stsync.Syncer{
@@ -46,29 +49,34 @@ func (c *syncCmd) Run(a *app) error {
 		Log:       a.stderr,
 	}
 	if c.All {
-		if c.Peer != "" {
+		if hasPeer {
 			return sterr.Msg("--all takes no <peer> argument")
 		}
-		switch c.Verb {
-		case "", "push", "pull":
-			return s.All(c.Verb)
-		case "sweep":
+		switch {
+		case !hasVerb:
+			return s.All("")
+		case verb == "push" || verb == "pull":
+			return s.All(verb)
+		case verb == "sweep":
 			return sterr.Msg("--all is not meaningful for sweep (sweep is local-only)")
 		default:
-			return sterr.Msg("--all does not pair with verb: %s", c.Verb)
+			return sterr.Msg("--all does not pair with verb: %s", verb)
 		}
 	}
-	switch c.Verb {
+	if !hasVerb {
+		return sterr.Msg("no verb. Use push|pull|sweep|--all")
+	}
+	switch verb {
 	case "push", "pull":
-		if c.Peer == "" {
-			return sterr.Msg("<peer> required for %s", c.Verb)
+		if !hasPeer {
+			return sterr.Msg("<peer> required for %s", verb)
 		}
-		if c.Verb == "push" {
-			return s.Push(c.Peer)
+		if verb == "push" {
+			return s.Push(peer)
 		}
-		return s.Pull(c.Peer)
+		return s.Pull(peer)
 	case "sweep":
-		if c.Peer != "" {
+		if hasPeer {
 			return sterr.Msg("sweep takes no <peer> argument")
 		}
 		switch n := s.Sweep(); {
@@ -78,11 +86,17 @@ func (c *syncCmd) Run(a *app) error {
 			fmt.Fprintf(a.stderr, "# sweep: removed %d redundant inbox files\n", n)
 		}
 		return nil
-	case "":
-		return sterr.Msg("no verb. Use push|pull|sweep|--all")
 	default:
-		return sterr.Msg("unknown verb: %s", c.Verb)
+		return sterr.Msg("unknown verb: %s", verb)
 	}
+}
+
+// deref returns *p and whether p was given.
+func deref(p *string) (string, bool) {
+	if p == nil {
+		return "", false
+	}
+	return *p, true
 }
 
 // warnRootShape prints the root-shape warning (inbox.RootShapeWarning)

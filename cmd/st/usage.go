@@ -73,7 +73,7 @@ Embedding:
   completions <shell>              print a shell completion script to
                                    stdout (fish | bash | zsh), e.g.
                                    {NAME} completions fish > \
-                                     ~/.config/fish/completions/st.fish
+                                     ~/.config/fish/completions/{NAME}.fish
 
 Run ` + "`{NAME} message --help`" + ` for the full message-verb flag surface.
 See LAYOUT.md for the data-format spec.

@@ -1,0 +1,26 @@
+package inbox
+
+import (
+	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/message"
+)
+
+// Check validates a message whose sender is already resolved, in the
+// order every sending path (CLI send and reply, MCP send and reply)
+// applies: the in-reply-to grammar, the priority, a non-empty body.
+func Check(m message.Message) error {
+	if m.InReplyTo != "" && !message.IsCanonical(m.InReplyTo) {
+		return sterr.InvalidName(m.InReplyTo)
+	}
+	if m.Priority != "" && !message.ValidPriority(m.Priority) {
+		return sterr.New(sterr.InvalidPriority, "priority must be one of: low, normal, high",
+			map[string]any{"value": m.Priority})
+	}
+	if len(m.Body) == 0 {
+		return ErrEmptyBody
+	}
+	return nil
+}
+
+// ErrEmptyBody is the error for a message with no body.
+var ErrEmptyBody = sterr.New(sterr.EmptyBody, "message body is empty (read from stdin)", nil)
