@@ -207,9 +207,7 @@ func shWalk(b *strings.Builder, t *compTree) {
 		var pats []string
 		for _, f := range c.flags {
 			if f.value {
-				for _, n := range f.names {
-					pats = append(pats, shq(c.path+"|"+n))
-				}
+				pats = append(pats, patterns(c.path, f.names, shq)...)
 			}
 		}
 		if len(pats) > 0 {
@@ -220,10 +218,7 @@ func shWalk(b *strings.Builder, t *compTree) {
 	b.WriteString("    if ((npos == 0)); then\n      case \"$p|$w\" in\n")
 	for _, c := range t.paths {
 		for _, ch := range c.children {
-			var pats []string
-			for _, n := range ch.names {
-				pats = append(pats, shq(c.path+"|"+n))
-			}
+			pats := patterns(c.path, ch.names, shq)
 			fmt.Fprintf(b, "        %s) p=%s; continue ;;\n", strings.Join(pats, "|"), shq(ch.path))
 		}
 	}
@@ -238,10 +233,7 @@ func shCandidates(b *strings.Builder, t *compTree) {
 			if len(f.predict) == 0 {
 				continue
 			}
-			var pats []string
-			for _, n := range f.names {
-				pats = append(pats, shq(c.path+"|"+n))
-			}
+			pats := patterns(c.path, f.names, shq)
 			fmt.Fprintf(b, "      %s) cands=%s ;;\n", strings.Join(pats, "|"), shq(strings.Join(f.predict, " ")))
 		}
 	}
@@ -276,6 +268,16 @@ func shCandidates(b *strings.Builder, t *compTree) {
 	b.WriteString("    esac\n  fi\n")
 }
 
+// patterns quotes "<path>|<name>" for each name: the case patterns that
+// match the word name typed after the words of path.
+func patterns(path string, names []string, quote func(string) string) []string {
+	pats := make([]string, len(names))
+	for i, n := range names {
+		pats[i] = quote(path + "|" + n)
+	}
+	return pats
+}
+
 // shq quotes s for bash and zsh.
 func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
@@ -296,9 +298,7 @@ func fishScript(t *compTree) string {
 		var pats []string
 		for _, f := range c.flags {
 			if f.value {
-				for _, n := range f.names {
-					pats = append(pats, fishq(c.path+"|"+n))
-				}
+				pats = append(pats, patterns(c.path, f.names, fishq)...)
 			}
 		}
 		if len(pats) > 0 {
@@ -309,10 +309,7 @@ func fishScript(t *compTree) string {
 	b.WriteString("        if test $npos = 0\n            switch \"$p|$w\"\n")
 	for _, c := range t.paths {
 		for _, ch := range c.children {
-			var pats []string
-			for _, n := range ch.names {
-				pats = append(pats, fishq(c.path+"|"+n))
-			}
+			pats := patterns(c.path, ch.names, fishq)
 			fmt.Fprintf(&b, "                case %s\n                    set p %s\n                    continue\n", strings.Join(pats, " "), fishq(ch.path))
 		}
 	}
@@ -323,10 +320,7 @@ func fishScript(t *compTree) string {
 			if len(f.predict) == 0 {
 				continue
 			}
-			var pats []string
-			for _, n := range f.names {
-				pats = append(pats, fishq(c.path+"|"+n))
-			}
+			pats := patterns(c.path, f.names, fishq)
 			fmt.Fprintf(&b, "            case %s\n                printf '%%s\\n' %s\n", strings.Join(pats, " "), fishWords(f.predict))
 		}
 	}
