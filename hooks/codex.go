@@ -58,7 +58,7 @@ func runCodexStop(opt Options) Result {
 	cursor := int64(0)
 	if data, _, err := t.ReadRegular("last-checked.txt"); err == nil {
 		s := strings.TrimSuffix(string(data), "\n")
-		if isDecimalInt(s) && s[0] != '-' {
+		if jsstr.IsDigits(s) {
 			cursor, _ = strconv.ParseInt(s, 10, 64)
 		}
 	}

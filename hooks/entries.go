@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/smalltalk-go/st/internal/jsonobj"
 )
 
 // Hook families: the harnesses `st hooks` knows.
@@ -61,8 +63,8 @@ func (e Entry) Command(stBin string) string {
 }
 
 // Handler is the entry's handler object, keys in upstream's order.
-func (e Entry) Handler(stBin string) *Object {
-	h := NewObject()
+func (e Entry) Handler(stBin string) *jsonobj.Object {
+	h := jsonobj.New()
 	h.Set("type", "command")
 	if e.Async {
 		h.Set("async", true)
@@ -78,8 +80,8 @@ func (e Entry) Handler(stBin string) *Object {
 }
 
 // Group is the matcher group holding the entry's handler.
-func (e Entry) Group(stBin string) *Object {
-	g := NewObject()
+func (e Entry) Group(stBin string) *jsonobj.Object {
+	g := jsonobj.New()
 	if e.Matcher != "" {
 		g.Set("matcher", e.Matcher)
 	}

@@ -23,11 +23,12 @@ package hooks
 import (
 	"fmt"
 	"slices"
-
-	"github.com/smalltalk-go/st/internal/jsstr"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/smalltalk-go/st/internal/hookkit"
+	"github.com/smalltalk-go/st/internal/jsstr"
 )
 
 // Event names accepted by `st hook <event>`, in usage order.
@@ -93,12 +94,9 @@ type Options struct {
 	TestDelay time.Duration
 }
 
-// Result is what a hook prints and how it exits.
-type Result struct {
-	Stdout []byte
-	Stderr []byte
-	Code   int
-}
+// Result is what a hook prints and how it exits; the same type as the
+// event hooks' (hookkit.Result).
+type Result = hookkit.Result
 
 // Run runs the hook for event and returns its output. It never panics and
 // never takes much longer than the hook's budget. An unknown event is a

@@ -3,6 +3,8 @@ package hooks
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/smalltalk-go/st/internal/jsonobj"
 )
 
 // Info is what `st hooks path` prints for a family, keys in upstream's
@@ -15,8 +17,8 @@ type Info struct {
 	Scripts        []Script
 	SettingsTarget string
 	Note           string
-	Settings       *Object // claude-code
-	ExampleConfig  *string // codex: the TOML fragment; pi: nil (null)
+	Settings       *jsonobj.Object // claude-code
+	ExampleConfig  *string         // codex: the TOML fragment; pi: nil (null)
 }
 
 // Script is one hook in Info: the event, the command's binary and its role.
@@ -99,7 +101,7 @@ func PathInfo(family, stBin string) Info {
 	}
 	switch family {
 	case ClaudeCode:
-		doc := NewObject()
+		doc := jsonobj.New()
 		Install(doc, ClaudeEntries, stBin)
 		info.Settings = doc
 	case Codex:
@@ -110,15 +112,15 @@ func PathInfo(family, stBin string) Info {
 }
 
 // JSON is the object `st hooks path --json` prints, keys in order.
-func (info Info) JSON() *Object {
-	o := NewObject()
+func (info Info) JSON() *jsonobj.Object {
+	o := jsonobj.New()
 	o.Set("family", info.Family)
 	o.Set("hooksDir", info.HooksDir)
 	o.Set("stBin", info.StBin)
 	o.Set("scriptsPresent", info.ScriptsPresent)
 	var scripts []any
 	for _, s := range info.Scripts {
-		so := NewObject()
+		so := jsonobj.New()
 		so.Set("name", s.Name)
 		if s.Path != nil {
 			so.Set("path", *s.Path)
@@ -169,7 +171,8 @@ func (info Info) Human(name string) string {
 	switch {
 	case info.Settings != nil:
 		line("Config to merge:")
-		b.Write(FormatJSON(info.Settings))
+		data, _ := jsonobj.MarshalIndent(info.Settings) // built by Install: every value encodes
+		line(string(data))
 	case info.ExampleConfig != nil:
 		line("Config fragment to adapt:")
 		b.WriteString(*info.ExampleConfig)

@@ -28,21 +28,6 @@ const maxSubject = 200
 
 const defaultStaleS = 86400
 
-// isDecimalInt reports whether s matches ^-?[0-9]+$ (a regexp would cost
-// every st start its compile time).
-func isDecimalInt(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // freshNow returns now.md's bytes when agent id has a regular now.md
 // (symlinks followed) with a positive mtime younger than the
 // ST_REHYDRATE_STALE_S window: unset or empty means a day, a decimal
@@ -53,7 +38,7 @@ func freshNow(root, id, window string, now time.Time) ([]byte, bool) {
 	}
 	win := int64(defaultStaleS)
 	if window != "" {
-		if !isDecimalInt(window) {
+		if !jsstr.IsDigits(strings.TrimPrefix(window, "-")) { // /^-?\d+$/
 			return nil, false
 		}
 		n, err := strconv.ParseInt(window, 10, 64)

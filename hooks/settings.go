@@ -10,15 +10,16 @@ import (
 	"strings"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/jsonobj"
 )
 
 // Settings is a harness settings file (Claude Code settings*.json or
 // Codex hooks.json) as read for a merge.
 type Settings struct {
-	Path   string  // as given
-	Raw    []byte  // the bytes read; nil when the file does not exist
-	Exists bool    // the file exists
-	Doc    *Object // the parsed root; empty for a missing or blank file
+	Path   string          // as given
+	Raw    []byte          // the bytes read; nil when the file does not exist
+	Exists bool            // the file exists
+	Doc    *jsonobj.Object // the parsed root, numbers as written; empty for a missing or blank file
 }
 
 // ErrRefused wraps every refusal to touch a settings file.
@@ -34,7 +35,7 @@ func refuse(path, format string, args ...any) error {
 // key other than "description" and "hooks" is refused too, because Codex
 // rejects the whole file for it.
 func ReadSettings(path string, codex bool) (*Settings, error) {
-	s := &Settings{Path: path, Doc: NewObject()}
+	s := &Settings{Path: path, Doc: jsonobj.New()}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
@@ -43,14 +44,14 @@ func ReadSettings(path string, codex bool) (*Settings, error) {
 		return nil, err
 	}
 	s.Raw, s.Exists = data, true
-	if isBlank(data) {
+	if strings.TrimSpace(string(data)) == "" {
 		return s, nil
 	}
-	v, err := ParseJSON(data)
+	v, err := jsonobj.ParseKeepNumbers(data)
 	if err != nil {
 		return nil, refuse(path, "not valid JSON (%v)", err)
 	}
-	root, ok := v.(*Object)
+	root, ok := v.(*jsonobj.Object)
 	if !ok {
 		return nil, refuse(path, "top-level value is not an object")
 	}
@@ -73,12 +74,12 @@ func ReadSettings(path string, codex bool) (*Settings, error) {
 }
 
 // checkShape verifies hooks → {event: [{matcher?, hooks: [{…}]}]}.
-func checkShape(root *Object) error {
+func checkShape(root *jsonobj.Object) error {
 	hv, ok := root.Get("hooks")
 	if !ok {
 		return nil
 	}
-	hooks, ok := hv.(*Object)
+	hooks, ok := hv.(*jsonobj.Object)
 	if !ok {
 		return errors.New(`"hooks" is not an object`)
 	}
@@ -89,7 +90,7 @@ func checkShape(root *Object) error {
 			return fmt.Errorf("hooks.%s is not an array", event)
 		}
 		for i, g := range groups {
-			group, ok := g.(*Object)
+			group, ok := g.(*jsonobj.Object)
 			if !ok {
 				return fmt.Errorf("hooks.%s[%d] is not an object", event, i)
 			}
@@ -102,7 +103,7 @@ func checkShape(root *Object) error {
 				return fmt.Errorf("hooks.%s[%d].hooks is not an array", event, i)
 			}
 			for j, h := range handlers {
-				if _, ok := h.(*Object); !ok {
+				if _, ok := h.(*jsonobj.Object); !ok {
 					return fmt.Errorf("hooks.%s[%d].hooks[%d] is not an object", event, i, j)
 				}
 			}
@@ -115,7 +116,7 @@ func checkShape(root *Object) error {
 // removed (a group emptied by that goes too) and each entry's group is
 // appended to its event, which keeps its place. Everything else is left
 // as it was, and installing twice gives the same document.
-func Install(doc *Object, entries []Entry, stBin string) {
+func Install(doc *jsonobj.Object, entries []Entry, stBin string) {
 	hooks := hooksObject(doc, true)
 	keep := map[string]bool{}
 	for _, e := range entries {
@@ -134,7 +135,7 @@ func Install(doc *Object, entries []Entry, stBin string) {
 // Uninstall removes every handler of ours from doc, with the groups,
 // events and "hooks" object that this empties, and returns how many
 // handlers it removed.
-func Uninstall(doc *Object, stBin string) int {
+func Uninstall(doc *jsonobj.Object, stBin string) int {
 	hooks := hooksObject(doc, false)
 	if hooks == nil {
 		return 0
@@ -146,21 +147,21 @@ func Uninstall(doc *Object, stBin string) int {
 	return n
 }
 
-func hooksObject(doc *Object, create bool) *Object {
+func hooksObject(doc *jsonobj.Object, create bool) *jsonobj.Object {
 	if v, ok := doc.Get("hooks"); ok {
-		return v.(*Object)
+		return v.(*jsonobj.Object)
 	}
 	if !create {
 		return nil
 	}
-	h := NewObject()
+	h := jsonobj.New()
 	doc.Set("hooks", h)
 	return h
 }
 
 // removeOurs drops our handlers from every event; a group or event left
 // empty by the removal is dropped, except events in keep.
-func removeOurs(hooks *Object, stBin string, keep map[string]bool) int {
+func removeOurs(hooks *jsonobj.Object, stBin string, keep map[string]bool) int {
 	removed := 0
 	for _, event := range append([]string{}, hooks.Keys()...) {
 		v, _ := hooks.Get(event)
@@ -168,12 +169,12 @@ func removeOurs(hooks *Object, stBin string, keep map[string]bool) int {
 		out := []any{}
 		changed := false
 		for _, g := range groups {
-			group := g.(*Object)
+			group := g.(*jsonobj.Object)
 			hv, _ := group.Get("hooks")
 			handlers := hv.([]any)
 			kept := []any{}
 			for _, h := range handlers {
-				cmd, _ := h.(*Object).Get("command")
+				cmd, _ := h.(*jsonobj.Object).Get("command")
 				if s, ok := cmd.(string); ok {
 					if _, ours := OursEvent(s, stBin); ours {
 						removed++
@@ -205,7 +206,7 @@ func removeOurs(hooks *Object, stBin string, keep map[string]bool) int {
 }
 
 // Installed lists the events of the handlers of ours in doc.
-func Installed(doc *Object, stBin string) []Handler {
+func Installed(doc *jsonobj.Object, stBin string) []Handler {
 	var out []Handler
 	for _, h := range AllHandlers(doc) {
 		if _, ours := OursEvent(h.Command, stBin); ours {
@@ -222,7 +223,7 @@ type Handler struct {
 }
 
 // AllHandlers lists every command handler in doc, in file order.
-func AllHandlers(doc *Object) []Handler {
+func AllHandlers(doc *jsonobj.Object) []Handler {
 	var out []Handler
 	hooks := hooksObject(doc, false)
 	if hooks == nil {
@@ -231,9 +232,9 @@ func AllHandlers(doc *Object) []Handler {
 	for _, event := range hooks.Keys() {
 		v, _ := hooks.Get(event)
 		for _, g := range v.([]any) {
-			hv, _ := g.(*Object).Get("hooks")
+			hv, _ := g.(*jsonobj.Object).Get("hooks")
 			for _, h := range hv.([]any) {
-				if cmd, ok := h.(*Object).Get("command"); ok {
+				if cmd, ok := h.(*jsonobj.Object).Get("command"); ok {
 					if s, ok := cmd.(string); ok {
 						out = append(out, Handler{Event: event, Command: s})
 					}

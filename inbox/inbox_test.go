@@ -95,17 +95,19 @@ func BenchmarkListNames(b *testing.B) {
 	}
 }
 
-// BenchmarkListParse reads and parses 1,000 messages, as `ls --json` does.
-func BenchmarkListParse(b *testing.B) {
-	base := b.TempDir()
-	dir := filepath.Join(base, "bob", "inbox")
-	os.MkdirAll(dir, 0o777)
+// bobInbox1000 is a store holding 1,000 messages from alice in bob's inbox.
+func bobInbox1000() map[string]string {
+	files := map[string]string{}
 	for i := range 1000 {
 		m := message.Message{From: "alice", Subject: "subject line", Tags: []string{"x"}, Body: []byte("body\n")}
-		os.WriteFile(filepath.Join(dir, message.NewName(time.UnixMilli(1795966371663+int64(i)))), m.Bytes(), 0o666)
+		files["bob/inbox/"+message.NewName(time.UnixMilli(1795966371663+int64(i)))] = string(m.Bytes())
 	}
-	tr, _ := fsutil.Open(base)
-	defer tr.Close()
+	return files
+}
+
+// BenchmarkListParse reads and parses 1,000 messages, as `ls --json` does.
+func BenchmarkListParse(b *testing.B) {
+	tr, _ := store(b, bobInbox1000())
 	b.ReportAllocs()
 	for b.Loop() {
 		names, _ := tr.ReadDirNames("bob/inbox")
@@ -125,15 +127,7 @@ func BenchmarkListParse(b *testing.B) {
 // BenchmarkListParseSub is BenchmarkListParse reading through a folder
 // tree (fsutil.Tree.Sub), as a listing of many files should.
 func BenchmarkListParseSub(b *testing.B) {
-	base := b.TempDir()
-	dir := filepath.Join(base, "bob", "inbox")
-	os.MkdirAll(dir, 0o777)
-	for i := range 1000 {
-		m := message.Message{From: "alice", Subject: "subject line", Tags: []string{"x"}, Body: []byte("body\n")}
-		os.WriteFile(filepath.Join(dir, message.NewName(time.UnixMilli(1795966371663+int64(i)))), m.Bytes(), 0o666)
-	}
-	tr, _ := fsutil.Open(base)
-	defer tr.Close()
+	tr, _ := store(b, bobInbox1000())
 	b.ReportAllocs()
 	for b.Loop() {
 		sub, err := tr.Sub("bob/inbox")

@@ -5,40 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/smalltalk-go/st/internal/fsutil"
 )
-
-// writeTree creates files (path → content) under dir; a path ending in
-// "/" is a folder.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, content := range files {
-		full := filepath.Join(dir, p)
-		if strings.HasSuffix(p, "/") {
-			if err := os.MkdirAll(full, 0o777); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func openTree(t *testing.T, dir string) *fsutil.Tree {
-	t.Helper()
-	tr, err := fsutil.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tr.Close() })
-	return tr
-}
 
 const (
 	msgA = "1714826789012-abcdef.md"
@@ -99,9 +66,7 @@ func TestSweep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			writeTree(t, dir, tt.files)
-			tr := openTree(t, dir)
+			tr, dir := store(t, tt.files)
 			if got := Sweep(tr); got != tt.removed {
 				t.Errorf("Sweep() = %d, want %d", got, tt.removed)
 			}
@@ -129,12 +94,11 @@ func TestSweepNilTree(t *testing.T) {
 }
 
 func TestSweepSkipsSymlinks(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a/archive/" + msgA: "x", "a/inbox/target": "x"})
+	tr, dir := store(t, map[string]string{"a/archive/" + msgA: "x", "a/inbox/target": "x"})
 	if err := os.Symlink("target", filepath.Join(dir, "a/inbox", msgA)); err != nil {
 		t.Fatal(err)
 	}
-	if got := Sweep(openTree(t, dir)); got != 0 {
+	if got := Sweep(tr); got != 0 {
 		t.Errorf("Sweep() = %d, want 0: a symlinked inbox entry is not a twin", got)
 	}
 }
@@ -156,9 +120,8 @@ func TestRootShapeWarning(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			writeTree(t, dir, tt.files)
-			got := RootShapeWarning(openTree(t, dir))
+			tr, dir := store(t, tt.files)
+			got := RootShapeWarning(tr)
 			want := strings.ReplaceAll(tt.want, "<R>", dir)
 			if want == "" && got != "" || !strings.Contains(got, want) {
 				t.Errorf("RootShapeWarning() = %q, want %q", got, want)
@@ -174,21 +137,16 @@ func TestRootShapeWarning(t *testing.T) {
 }
 
 func BenchmarkSweepClean(b *testing.B) {
-	dir := b.TempDir()
+	files := map[string]string{}
 	for a := range 50 {
 		for m := range 50 {
-			name := filepath.Join(dir, "agent"+string(rune('a'+a%26))+string(rune('a'+a/26)))
-			os.MkdirAll(filepath.Join(name, "inbox"), 0o777)
-			os.MkdirAll(filepath.Join(name, "archive"), 0o777)
+			name := "agent" + string(rune('a'+a%26)) + string(rune('a'+a/26))
+			files[name+"/inbox/"] = ""
 			fn := "17148267890" + string(rune('0'+m/10)) + string(rune('0'+m%10)) + "-abcdef.md"
-			os.WriteFile(filepath.Join(name, "archive", fn), []byte("x"), 0o666)
+			files[name+"/archive/"+fn] = "x"
 		}
 	}
-	tr, err := fsutil.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer tr.Close()
+	tr, _ := store(b, files)
 	for b.Loop() {
 		Sweep(tr)
 	}

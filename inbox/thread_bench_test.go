@@ -2,39 +2,26 @@ package inbox
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/smalltalk-go/st/internal/fsutil"
 )
 
 // BenchmarkThread10k walks a thread in a store of 10,000 messages spread
 // over 10 agents' inboxes and archives, every message replying to an
 // earlier one (issue 4's target: st message thread under 150 ms).
 func BenchmarkThread10k(b *testing.B) {
-	root := b.TempDir()
 	const n = 10000
 	name := func(i int) string { return fmt.Sprintf("%013d-%06d.md", 1700000000000+i, i%1000000) }
+	files := map[string]string{}
 	for i := range n {
-		dir := filepath.Join(root, fmt.Sprintf("agent%d", i%10), []string{"inbox", "archive"}[i%2])
-		if err := os.MkdirAll(dir, 0o777); err != nil {
-			b.Fatal(err)
-		}
+		dir := fmt.Sprintf("agent%d/", i%10) + []string{"inbox", "archive"}[i%2]
 		body := fmt.Sprintf("---\nfrom: agent%d\nsubject: s%d\n", (i+1)%10, i)
 		if i > 0 {
 			body += "in-reply-to: " + name(i/2) + "\n"
 		}
 		body += "---\nbody\n"
-		if err := os.WriteFile(filepath.Join(dir, name(i)), []byte(body), 0o666); err != nil {
-			b.Fatal(err)
-		}
+		files[dir+"/"+name(i)] = body
 	}
-	t, err := fsutil.Open(root)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer t.Close()
+	t, _ := store(b, files)
 	for b.Loop() {
 		lines, err := Thread(t, name(n/4), true)
 		if err != nil || len(lines) == 0 {
@@ -46,23 +33,12 @@ func BenchmarkThread10k(b *testing.B) {
 // BenchmarkItems10k is `st message ls --json` over an inbox of 10,000
 // messages minus process start-up (issue 2's target: under 100 ms).
 func BenchmarkItems10k(b *testing.B) {
-	root := b.TempDir()
-	dir := filepath.Join(root, "alice", "inbox")
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		b.Fatal(err)
-	}
+	files := map[string]string{}
 	for i := range 10000 {
 		name := fmt.Sprintf("%013d-%06d.md", 1700000000000+i, i)
-		body := fmt.Sprintf("---\nfrom: bob\nsubject: s%d\ntags: [a, b]\n---\nbody %d\n", i, i)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o666); err != nil {
-			b.Fatal(err)
-		}
+		files["alice/inbox/"+name] = fmt.Sprintf("---\nfrom: bob\nsubject: s%d\ntags: [a, b]\n---\nbody %d\n", i, i)
 	}
-	t, err := fsutil.Open(root)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer t.Close()
+	t, _ := store(b, files)
 	for b.Loop() {
 		items, err := Items(t, "alice", Inbox, Filter{})
 		if err != nil || len(items) != 10000 {

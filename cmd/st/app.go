@@ -73,6 +73,31 @@ func (a *app) writableTree() (*fsutil.Tree, error) {
 	return fsutil.OpenOrCreate(a.root())
 }
 
+// openAgent resolves the agent a command acts on (see resolve) and opens
+// the store root for reading (see tree); the caller closes the tree.
+func (a *app) openAgent(explicit string, p layout.Policy) (string, *fsutil.Tree, error) {
+	id, err := a.resolve(explicit, p)
+	if err != nil {
+		return "", nil, err
+	}
+	return id, a.tree(), nil
+}
+
+// openAgentWritable resolves the agent a command acts on (see resolve)
+// and opens the store root for writing (see writableTree); the caller
+// closes the tree.
+func (a *app) openAgentWritable(explicit string, p layout.Policy) (string, *fsutil.Tree, error) {
+	id, err := a.resolve(explicit, p)
+	if err != nil {
+		return "", nil, err
+	}
+	t, err := a.writableTree()
+	if err != nil {
+		return "", nil, err
+	}
+	return id, t, nil
+}
+
 // isTerminal reports whether r is a terminal. Only a real TTY counts:
 // /dev/null and other character devices are read like a pipe.
 func isTerminal(r io.Reader) bool {

@@ -92,17 +92,27 @@ type compCmd struct {
 	positional [][]string
 }
 
-type compChild struct {
-	names []string // name, then aliases
-	path  string
+// compWord is a word that can follow a command: a child command (name,
+// then aliases) or a flag (--long, --alias, -s), with its help.
+type compWord struct {
+	names []string
 	help  string
 }
 
+func (w compWord) word() compWord { return w }
+
+// worded is compChild or compFlag.
+type worded interface{ word() compWord }
+
+type compChild struct {
+	compWord
+	path string
+}
+
 type compFlag struct {
-	names   []string // --long, --alias, -s
+	compWord
 	value   bool     // takes a value
 	predict []string // closed values, from the predict:"…" tag
-	help    string
 }
 
 func newCompTree(root *kong.Node) *compTree {
@@ -111,8 +121,8 @@ func newCompTree(root *kong.Node) *compTree {
 	// Top-level switches handled before the tree.
 	top := t.paths[0]
 	top.flags = append(top.flags,
-		compFlag{names: []string{"--help", "-h"}, help: "print the usage"},
-		compFlag{names: []string{"--version"}, help: "print the version"})
+		compFlag{compWord: compWord{names: []string{"--help", "-h"}, help: "print the usage"}},
+		compFlag{compWord: compWord{names: []string{"--version"}, help: "print the version"}})
 	return t
 }
 
@@ -130,7 +140,7 @@ func (t *compTree) add(n *kong.Node, path string) {
 			if f.Hidden {
 				continue
 			}
-			cf := compFlag{names: []string{"--" + f.Name}, value: !f.IsBool(), help: f.Help}
+			cf := compFlag{compWord: compWord{names: []string{"--" + f.Name}, help: f.Help}, value: !f.IsBool()}
 			for _, al := range f.Aliases {
 				cf.names = append(cf.names, "--"+al)
 			}
@@ -156,7 +166,7 @@ func (t *compTree) add(n *kong.Node, path string) {
 		}
 		childPath := strings.TrimSpace(path + " " + ch.Name)
 		c.children = append(c.children, compChild{
-			names: append([]string{ch.Name}, ch.Aliases...), path: childPath, help: ch.Help})
+			compWord: compWord{names: append([]string{ch.Name}, ch.Aliases...), help: ch.Help}, path: childPath})
 		t.add(ch, childPath)
 	}
 }
@@ -207,9 +217,7 @@ func shWalk(b *strings.Builder, t *compTree) {
 		var pats []string
 		for _, f := range c.flags {
 			if f.value {
-				for _, n := range f.names {
-					pats = append(pats, shq(c.path+"|"+n))
-				}
+				pats = append(pats, patterns(c.path, f.names, shq)...)
 			}
 		}
 		if len(pats) > 0 {
@@ -220,10 +228,7 @@ func shWalk(b *strings.Builder, t *compTree) {
 	b.WriteString("    if ((npos == 0)); then\n      case \"$p|$w\" in\n")
 	for _, c := range t.paths {
 		for _, ch := range c.children {
-			var pats []string
-			for _, n := range ch.names {
-				pats = append(pats, shq(c.path+"|"+n))
-			}
+			pats := patterns(c.path, ch.names, shq)
 			fmt.Fprintf(b, "        %s) p=%s; continue ;;\n", strings.Join(pats, "|"), shq(ch.path))
 		}
 	}
@@ -238,30 +243,19 @@ func shCandidates(b *strings.Builder, t *compTree) {
 			if len(f.predict) == 0 {
 				continue
 			}
-			var pats []string
-			for _, n := range f.names {
-				pats = append(pats, shq(c.path+"|"+n))
-			}
+			pats := patterns(c.path, f.names, shq)
 			fmt.Fprintf(b, "      %s) cands=%s ;;\n", strings.Join(pats, "|"), shq(strings.Join(f.predict, " ")))
 		}
 	}
 	b.WriteString("    esac\n  elif [[ \"$cur\" == -* ]]; then\n    case \"$p\" in\n")
 	for _, c := range t.paths {
-		var names []string
-		for _, f := range c.flags {
-			names = append(names, f.names...)
-		}
-		if len(names) > 0 {
+		if names := allNames(c.flags); len(names) > 0 {
 			fmt.Fprintf(b, "      %s) cands=%s ;;\n", shq(c.path), shq(strings.Join(names, " ")))
 		}
 	}
 	b.WriteString("    esac\n  else\n    case \"$p\" in\n")
 	for _, c := range t.paths {
-		var names []string
-		for _, ch := range c.children {
-			names = append(names, ch.names...)
-		}
-		if len(names) > 0 {
+		if names := allNames(c.children); len(names) > 0 {
 			fmt.Fprintf(b, "      %s) cands=%s ;;\n", shq(c.path), shq(strings.Join(names, " ")))
 		}
 	}
@@ -274,6 +268,39 @@ func shCandidates(b *strings.Builder, t *compTree) {
 		}
 	}
 	b.WriteString("    esac\n  fi\n")
+}
+
+// allNames lists the names of words, aliases included.
+func allNames[W worded](words []W) []string {
+	var names []string
+	for _, w := range words {
+		names = append(names, w.word().names...)
+	}
+	return names
+}
+
+// fishDescribed writes a fish case for path that prints each name of
+// words with its help; nothing when there are no words.
+func fishDescribed[W worded](b *strings.Builder, path string, words []W) {
+	if len(words) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "            case %s\n", fishq(path))
+	for _, w := range words {
+		for _, n := range w.word().names {
+			fmt.Fprintf(b, "                printf '%%s\\t%%s\\n' %s %s\n", fishq(n), fishq(w.word().help))
+		}
+	}
+}
+
+// patterns quotes "<path>|<name>" for each name: the case patterns that
+// match the word name typed after the words of path.
+func patterns(path string, names []string, quote func(string) string) []string {
+	pats := make([]string, len(names))
+	for i, n := range names {
+		pats[i] = quote(path + "|" + n)
+	}
+	return pats
 }
 
 // shq quotes s for bash and zsh.
@@ -296,9 +323,7 @@ func fishScript(t *compTree) string {
 		var pats []string
 		for _, f := range c.flags {
 			if f.value {
-				for _, n := range f.names {
-					pats = append(pats, fishq(c.path+"|"+n))
-				}
+				pats = append(pats, patterns(c.path, f.names, fishq)...)
 			}
 		}
 		if len(pats) > 0 {
@@ -309,10 +334,7 @@ func fishScript(t *compTree) string {
 	b.WriteString("        if test $npos = 0\n            switch \"$p|$w\"\n")
 	for _, c := range t.paths {
 		for _, ch := range c.children {
-			var pats []string
-			for _, n := range ch.names {
-				pats = append(pats, fishq(c.path+"|"+n))
-			}
+			pats := patterns(c.path, ch.names, fishq)
 			fmt.Fprintf(&b, "                case %s\n                    set p %s\n                    continue\n", strings.Join(pats, " "), fishq(ch.path))
 		}
 	}
@@ -323,36 +345,17 @@ func fishScript(t *compTree) string {
 			if len(f.predict) == 0 {
 				continue
 			}
-			var pats []string
-			for _, n := range f.names {
-				pats = append(pats, fishq(c.path+"|"+n))
-			}
+			pats := patterns(c.path, f.names, fishq)
 			fmt.Fprintf(&b, "            case %s\n                printf '%%s\\n' %s\n", strings.Join(pats, " "), fishWords(f.predict))
 		}
 	}
 	b.WriteString("        end\n    else if string match -q -- '-*' \"$cur\"\n        switch \"$p\"\n")
 	for _, c := range t.paths {
-		if len(c.flags) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "            case %s\n", fishq(c.path))
-		for _, f := range c.flags {
-			for _, n := range f.names {
-				fmt.Fprintf(&b, "                printf '%%s\\t%%s\\n' %s %s\n", fishq(n), fishq(f.help))
-			}
-		}
+		fishDescribed(&b, c.path, c.flags)
 	}
 	b.WriteString("        end\n    else\n        switch \"$p\"\n")
 	for _, c := range t.paths {
-		if len(c.children) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "            case %s\n", fishq(c.path))
-		for _, ch := range c.children {
-			for _, n := range ch.names {
-				fmt.Fprintf(&b, "                printf '%%s\\t%%s\\n' %s %s\n", fishq(n), fishq(ch.help))
-			}
-		}
+		fishDescribed(&b, c.path, c.children)
 	}
 	b.WriteString("        end\n        switch \"$p|$npos\"\n")
 	for _, c := range t.paths {

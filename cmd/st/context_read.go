@@ -14,11 +14,10 @@ type contextReadCmd struct {
 }
 
 func (c *contextReadCmd) Run(a *app) error {
-	id, err := a.resolve(c.Agent, layout.Strict)
+	id, t, err := a.openAgent(c.Agent, layout.Strict)
 	if err != nil {
 		return err
 	}
-	t := a.tree()
 	defer t.Close()
 	var text string
 	switch c.part(a.args) {

@@ -18,11 +18,7 @@ func (c *contextWriteCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	id, err := a.resolve(c.Agent, layout.Strict)
-	if err != nil {
-		return err
-	}
-	t, err := a.writableTree()
+	id, t, err := a.openAgentWritable(c.Agent, layout.Strict)
 	if err != nil {
 		return err
 	}

@@ -129,13 +129,7 @@ func (a *app) runHook(event string, opt hooks.Options) (err error) {
 	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {
-			res := hooks.Fault(event, opt.JSON)
-			a.stdout.Write(res.Stdout)
-			a.stderr.Write(res.Stderr)
-			err = nil
-			if res.Code != 0 {
-				err = exitCode(res.Code)
-			}
+			err = a.printHookResult(hooks.Fault(event, opt.JSON))
 		}
 	}()
 	var notices bytes.Buffer
@@ -167,12 +161,7 @@ func (a *app) runHook(event string, opt hooks.Options) (err error) {
 	}
 	res := hooks.Run(event, stdin, opt)
 	a.recordHook(event, stdin, start)
-	a.stdout.Write(res.Stdout)
-	a.stderr.Write(res.Stderr)
-	if res.Code != 0 {
-		return exitCode(res.Code)
-	}
-	return nil
+	return a.printHookResult(res)
 }
 
 // readBounded reads r to EOF within d; on timeout or error it returns

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -20,31 +19,13 @@ import (
 //
 // Each benchmark reports the median wall time of one run (median-ms).
 
-var (
-	benchBinOnce sync.Once
-	benchBinPath string
-	benchBinErr  error
-)
-
-// builtSt builds the real st binary once per test process.
+// builtSt returns the st binary built by buildST; a failed build skips b.
 func builtSt(b *testing.B) string {
-	benchBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "st-bench")
-		if err != nil {
-			benchBinErr = err
-			return
-		}
-		benchBinPath = filepath.Join(dir, "st")
-		out, err := exec.Command("go", "build", "-o", benchBinPath, ".").CombinedOutput()
-		if err != nil {
-			benchBinErr = err
-			b.Log(string(out))
-		}
-	})
-	if benchBinErr != nil {
-		b.Skipf("cannot build st: %v", benchBinErr)
+	bin, err := buildST()
+	if err != nil {
+		b.Skipf("cannot build st: %v", err)
 	}
-	return benchBinPath
+	return bin
 }
 
 // benchExec runs argv with stdin per iteration and reports the median.

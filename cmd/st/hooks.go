@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/smalltalk-go/st/hooks"
+	"github.com/smalltalk-go/st/internal/jsonobj"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
@@ -81,7 +82,11 @@ func (c *hooksPathCmd) Run(a *app) error {
 	}
 	info := hooks.PathInfo(family, a.selfPath())
 	if c.JSON {
-		a.stdout.Write(hooks.FormatJSON(info.JSON()))
+		data, err := jsonobj.MarshalIndent(info.JSON())
+		if err != nil {
+			return err
+		}
+		a.stdout.Write(append(data, '\n'))
 		return nil
 	}
 	fmt.Fprint(a.stdout, info.Human(a.name))

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/smalltalk-go/st/hooks"
+	"github.com/smalltalk-go/st/internal/jsonobj"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
@@ -57,7 +58,11 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 		}
 		verb = fmt.Sprintf("removed %d st hooks from %s", n, path)
 	}
-	data := hooks.FormatJSON(s.Doc)
+	data, err := jsonobj.MarshalIndent(s.Doc)
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
 	if c.DryRun {
 		a.stdout.Write(data)
 		fmt.Fprintf(a.stderr, "%s hooks: dry run — %s not changed\n", a.name, path)

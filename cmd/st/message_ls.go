@@ -42,11 +42,10 @@ func (c *messageLsCmd) Run(a *app) error {
 	if c.Orphans && c.From != nil {
 		return sterr.Msg("--orphans and --from are mutually exclusive (orphans have no frontmatter)")
 	}
-	id, err := a.resolve(c.Agent, layout.Lenient)
+	id, t, err := a.openAgent(c.Agent, layout.Lenient)
 	if err != nil {
 		return err
 	}
-	t := a.tree()
 	defer t.Close()
 	folder := inbox.Inbox
 	if c.Archive {

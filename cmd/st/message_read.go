@@ -62,15 +62,14 @@ func (c *messageReadCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	id, err := a.resolve(agent, layout.Lenient)
+	id, t, err := a.openAgent(agent, layout.Lenient)
 	if err != nil {
 		return err
 	}
+	defer t.Close()
 	if !message.IsDeliverable(name) {
 		return sterr.InvalidName(name)
 	}
-	t := a.tree()
-	defer t.Close()
 	where, data, err := inbox.Read(t, id, name, c.Archive)
 	if err != nil {
 		return err

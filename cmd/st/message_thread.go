@@ -33,10 +33,10 @@ func (c *messageThreadCmd) Run(a *app) error {
 		return err
 	}
 	// The agent is only validated: the walk is global.
-	if _, err := a.resolve(agent, layout.Lenient); err != nil {
+	_, t, err := a.openAgent(agent, layout.Lenient)
+	if err != nil {
 		return err
 	}
-	t := a.tree()
 	defer t.Close()
 	lines, err := inbox.Thread(t, name, c.Tree)
 	if err != nil {

@@ -31,10 +31,11 @@ func (c *messageTrimCmd) help(a *app) string {
 }
 
 func (c *messageTrimCmd) Run(a *app) error {
-	id, err := a.resolve(c.Agent, layout.Strict)
+	id, t, err := a.openAgent(c.Agent, layout.Strict)
 	if err != nil {
 		return err
 	}
+	defer t.Close()
 	o := inbox.TrimOptions{OlderThan: c.OlderThan, DryRun: c.DryRun, WithAttachments: c.WithAttachments, Now: a.now()}
 	if c.KeepLast != nil {
 		n, err := strconv.Atoi(*c.KeepLast)
@@ -43,8 +44,6 @@ func (c *messageTrimCmd) Run(a *app) error {
 		}
 		o.KeepLast = &n
 	}
-	t := a.tree()
-	defer t.Close()
 	res, err := inbox.Trim(t, id, o)
 	if err != nil {
 		return err

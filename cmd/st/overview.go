@@ -38,11 +38,10 @@ func (c *overviewCmd) Run(a *app) error {
 		}
 		recent = n
 	}
-	id, err := a.resolve("", layout.Create)
+	id, t, err := a.openAgent("", layout.Create)
 	if err != nil {
 		return err
 	}
-	t := a.tree()
 	defer t.Close()
 	o := overview.Get(t, id, a.now(), recent)
 	if c.JSON {

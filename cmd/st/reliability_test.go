@@ -27,17 +27,6 @@ import (
 	"github.com/smalltalk-go/st/message"
 )
 
-// buildST compiles cmd/st into a temp folder and returns the binary.
-func buildST(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "st")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // stEnv is a minimal environment for one store.
 func stEnv(root string, extra ...string) []string {
 	return append([]string{
@@ -131,7 +120,7 @@ func TestProcessReliability(t *testing.T) {
 	if testing.Short() {
 		t.Skip("process-level tests skipped in -short mode")
 	}
-	bin := buildST(t)
+	bin := stBinary(t)
 	t.Run("concurrent senders", func(t *testing.T) { testConcurrentSenders(t, bin) })
 	t.Run("killed senders", func(t *testing.T) { testKilledSenders(t, bin) })
 	t.Run("killed rewriters", func(t *testing.T) { testKilledRewriters(t, bin) })

@@ -83,11 +83,7 @@ func (c *resourceAddCmd) Run(a *app) error {
 	if err := resource.CheckURL(*c.URL); err != nil {
 		return err
 	}
-	id, err := a.resolve("", layout.Create)
-	if err != nil {
-		return err
-	}
-	t, err := a.writableTree()
+	id, t, err := a.openAgentWritable("", layout.Create)
 	if err != nil {
 		return err
 	}
@@ -107,11 +103,10 @@ type resourceLsCmd struct {
 }
 
 func (c *resourceLsCmd) Run(a *app) error {
-	id, err := a.resolve(c.Agent, layout.Lenient)
+	id, t, err := a.openAgent(c.Agent, layout.Lenient)
 	if err != nil {
 		return err
 	}
-	t := a.tree()
 	defer t.Close()
 	names := resource.List(t, id)
 	if c.JSON {
@@ -143,11 +138,10 @@ func (c *resourceReadCmd) Run(a *app) error {
 	if err := resource.CheckName(filename); err != nil {
 		return err
 	}
-	id, err := a.resolve(agent, layout.Lenient)
+	id, t, err := a.openAgent(agent, layout.Lenient)
 	if err != nil {
 		return err
 	}
-	t := a.tree()
 	defer t.Close()
 	rec, err := resource.Read(t, id, filename)
 	if err != nil {
@@ -192,11 +186,7 @@ func (c *resourceRmCmd) Run(a *app) error {
 	if err := resource.CheckName(filename); err != nil {
 		return err
 	}
-	id, err := a.resolve("", layout.Create)
-	if err != nil {
-		return err
-	}
-	t, err := a.writableTree()
+	id, t, err := a.openAgentWritable("", layout.Create)
 	if err != nil {
 		return err
 	}

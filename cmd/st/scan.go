@@ -6,6 +6,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
@@ -61,7 +62,7 @@ func scan(node *kong.Node, args []string) (canonical []string, help bool, err er
 			continue
 		}
 		i++
-		if msg := f.Tag.Get("digits"); msg != "" && !allDigits(args[i]) {
+		if msg := f.Tag.Get("digits"); msg != "" && !jsstr.IsDigits(args[i]) {
 			return nil, false, sterr.Msg("%s", msg)
 		}
 		canonical = append(canonical, fmt.Sprintf("--%s=%s", f.Name, args[i]))
@@ -91,18 +92,6 @@ func findFlag(node *kong.Node, arg string) *kong.Flag {
 		}
 	}
 	return nil
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // extraText is the command's extra:"…" error text for a surplus

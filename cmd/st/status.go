@@ -25,21 +25,16 @@ func (c *statusCmd) help(a *app) string {
 
 func (c *statusCmd) Run(a *app) error {
 	if c.Set == nil {
-		id, err := a.resolve(c.Agent, layout.Strict)
+		id, t, err := a.openAgent(c.Agent, layout.Strict)
 		if err != nil {
 			return err
 		}
-		t := a.tree()
 		defer t.Close()
 		_, err = fmt.Fprintln(a.stdout, status.Effective(t, id, a.now()))
 		return err
 	}
 	// Upstream creates the folders before it validates the state.
-	id, err := a.resolve(c.Agent, layout.Create)
-	if err != nil {
-		return err
-	}
-	t, err := a.writableTree()
+	id, t, err := a.openAgentWritable(c.Agent, layout.Create)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,43 +16,33 @@ import (
 // These tests run the real st binary: a live watch is a long-running
 // process that must react to other processes and to signals.
 
-var (
-	stBinOnce sync.Once
-	stBinPath string
-	stBinErr  error
-)
-
-// stBinary builds ./cmd/st once per test run and returns its path.
-func stBinary(t *testing.T) string {
-	t.Helper()
-	stBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "st-bin-")
-		if err != nil {
-			stBinErr = err
-			return
-		}
-		stBinPath = filepath.Join(dir, "st")
-		goBin, err := exec.LookPath("go")
-		if err != nil {
-			goBin = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
-		}
-		out, err := exec.Command(goBin, "build", "-o", stBinPath, ".").CombinedOutput()
-		if err != nil {
-			stBinErr = &buildError{err, string(out)}
-		}
-	})
-	if stBinErr != nil {
-		t.Fatalf("building st: %v", stBinErr)
+// buildST builds ./cmd/st once per test process; every test and
+// benchmark that runs the real binary shares it.
+var buildST = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "st-bin-")
+	if err != nil {
+		return "", err
 	}
-	return stBinPath
-}
+	bin := filepath.Join(dir, "st")
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
+	}
+	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("%v\n%s", err, out)
+	}
+	return bin, nil
+})
 
-type buildError struct {
-	err error
-	out string
+// stBinary returns the st binary built by buildST; a failed build fails t.
+func stBinary(t testing.TB) string {
+	t.Helper()
+	bin, err := buildST()
+	if err != nil {
+		t.Fatalf("building st: %v", err)
+	}
+	return bin
 }
-
-func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 
 // liveWatch is a running `st watch` whose stdout lines arrive on lines.
 type liveWatch struct {

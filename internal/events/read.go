@@ -52,8 +52,8 @@ func IsLogName(name string) bool {
 	return ok && (base == NoSession || ValidSession(base))
 }
 
-// logNames lists the session logs of agent; none when the folder is missing.
-func logNames(t *fsutil.Tree, agent string) ([]string, error) {
+// dirNames lists agent's events folder, sorted; none when it is missing.
+func dirNames(t *fsutil.Tree, agent string) ([]string, error) {
 	if t == nil {
 		return nil, nil
 	}
@@ -64,9 +64,15 @@ func logNames(t *fsutil.Tree, agent string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	names = slices.DeleteFunc(names, func(n string) bool { return !IsLogName(n) })
 	slices.Sort(names)
 	return names, nil
+}
+
+// logNames lists the session logs of agent, sorted; none when the folder
+// is missing.
+func logNames(t *fsutil.Tree, agent string) ([]string, error) {
+	names, err := dirNames(t, agent)
+	return slices.DeleteFunc(names, func(n string) bool { return !IsLogName(n) }), err
 }
 
 // Read returns the records of agent's logs passing f, oldest first. Files
@@ -171,17 +177,10 @@ func Latest(t *fsutil.Tree, agent string) (rel string, mtime time.Time, ok bool)
 // Prune removes agent's session logs and their hook state files last
 // written before cutoff, and returns the names removed.
 func Prune(t *fsutil.Tree, agent string, cutoff time.Time) ([]string, error) {
-	if t == nil {
-		return nil, nil
-	}
-	names, err := t.ReadDirNames(Dir(agent))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	names, err := dirNames(t, agent)
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(names)
 	var removed []string
 	for _, name := range names {
 		if !IsLogName(name) && !IsStateName(name) {

@@ -19,12 +19,7 @@ var t0 = time.Date(2026, 7, 21, 10, 0, 0, 0, time.UTC)
 func openTree(t testing.TB) (*fsutil.Tree, string) {
 	t.Helper()
 	dir := t.TempDir()
-	tr, err := fsutil.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tr.Close() })
-	return tr, dir
+	return mustTree(t, dir), dir
 }
 
 func payload(t *testing.T, js string) Payload {

@@ -419,7 +419,7 @@ func TestStopFailureRetrySupersededByNewerFailure(t *testing.T) {
 	}
 }
 
-func mustTree(t *testing.T, root string) *fsutil.Tree {
+func mustTree(t testing.TB, root string) *fsutil.Tree {
 	t.Helper()
 	tr, err := fsutil.Open(root)
 	if err != nil {

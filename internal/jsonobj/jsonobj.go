@@ -3,11 +3,12 @@
 // also edit by hand (.mcp.json, .claude/settings.json) and write it back
 // with everything else where it was.
 //
-// Decoded values are *Object, []any, string, float64, bool or nil.
-// Encoding follows JavaScript's JSON.stringify: numbers print the way
-// JavaScript prints them, strings are escaped as jsstr.Marshal does.
-// Like JSON.parse, a repeated key keeps its first position and its last
-// value.
+// Decoded values are *Object, []any, string, bool, nil and, for numbers,
+// float64 (Parse) or json.Number (ParseKeepNumbers). Encoding follows
+// JavaScript's JSON.stringify: a float64 prints the way JavaScript prints
+// it, a json.Number prints its text as written, strings are escaped as
+// jsstr.Marshal does. Like JSON.parse, a repeated key keeps its first
+// position and its last value.
 package jsonobj
 
 import (
@@ -17,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,38 +55,35 @@ func (o *Object) Set(key string, v any) *Object {
 	return o
 }
 
-// MarshalJSON encodes the object compactly, keys in order.
-func (o *Object) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	if err := encode(&buf, o); err != nil {
-		return nil, err
+// Delete removes key; the other keys keep their order.
+func (o *Object) Delete(key string) {
+	if _, ok := o.vals[key]; !ok {
+		return
 	}
-	return buf.Bytes(), nil
+	delete(o.vals, key)
+	o.keys = slices.DeleteFunc(o.keys, func(k string) bool { return k == key })
 }
+
+// MarshalJSON encodes the object compactly, keys in order.
+func (o *Object) MarshalJSON() ([]byte, error) { return Marshal(o) }
 
 // Marshal encodes v compactly like JSON.stringify(v).
-func Marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := encode(&buf, v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
+func Marshal(v any) ([]byte, error) { return marshal(v, "") }
 
 // MarshalIndent encodes v like JSON.stringify(v, null, 2).
-func MarshalIndent(v any) ([]byte, error) {
-	compact, err := Marshal(v)
-	if err != nil {
-		return nil, err
-	}
+func MarshalIndent(v any) ([]byte, error) { return marshal(v, "  ") }
+
+func marshal(v any, indent string) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := json.Indent(&buf, compact, "", "  "); err != nil {
+	if err := encode(&buf, v, indent, "\n"); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-func encode(buf *bytes.Buffer, v any) error {
+// encode writes v; with a non-empty indent each element goes on its own
+// line, nl being the line break and the indentation of v's own line.
+func encode(buf *bytes.Buffer, v any, indent, nl string) error {
 	switch v := v.(type) {
 	case nil:
 		buf.WriteString("null")
@@ -92,6 +91,8 @@ func encode(buf *bytes.Buffer, v any) error {
 		buf.WriteString(strconv.FormatBool(v))
 	case float64:
 		buf.WriteString(FormatNumber(v))
+	case json.Number:
+		buf.WriteString(v.String())
 	case int:
 		buf.WriteString(strconv.Itoa(v))
 	case string:
@@ -100,46 +101,53 @@ func encode(buf *bytes.Buffer, v any) error {
 			return err
 		}
 		buf.Write(b)
-	case []any:
-		buf.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := encode(buf, e); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte(']')
 	case []string:
-		buf.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := encode(buf, e); err != nil {
-				return err
-			}
+		arr := make([]any, len(v))
+		for i, s := range v {
+			arr[i] = s
 		}
-		buf.WriteByte(']')
+		return encode(buf, arr, indent, nl)
+	case []any:
+		return encodeList(buf, '[', ']', len(v), indent, nl, func(i int, inner string) error {
+			return encode(buf, v[i], indent, inner)
+		})
 	case *Object:
-		buf.WriteByte('{')
-		for i, k := range v.keys {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := encode(buf, k); err != nil {
+		return encodeList(buf, '{', '}', len(v.keys), indent, nl, func(i int, inner string) error {
+			if err := encode(buf, v.keys[i], indent, inner); err != nil {
 				return err
 			}
 			buf.WriteByte(':')
-			if err := encode(buf, v.vals[k]); err != nil {
-				return err
+			if indent != "" {
+				buf.WriteByte(' ')
 			}
-		}
-		buf.WriteByte('}')
+			return encode(buf, v.vals[v.keys[i]], indent, inner)
+		})
 	default:
 		return fmt.Errorf("jsonobj: cannot encode %T", v)
 	}
+	return nil
+}
+
+// encodeList writes n elements between start and end, each written by
+// elem; an empty list stays on one line, as JSON.stringify prints it.
+func encodeList(buf *bytes.Buffer, start, end byte, n int, indent, nl string, elem func(i int, nl string) error) error {
+	buf.WriteByte(start)
+	inner := nl + indent
+	for i := range n {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if indent != "" {
+			buf.WriteString(inner)
+		}
+		if err := elem(i, inner); err != nil {
+			return err
+		}
+	}
+	if indent != "" && n > 0 {
+		buf.WriteString(nl)
+	}
+	buf.WriteByte(end)
 	return nil
 }
 
@@ -168,7 +176,8 @@ func FormatNumber(f float64) string {
 // object; its text is the one st has always printed.
 var ErrNotObject = errors.New("top-level value is not an object")
 
-// ParseObject decodes data, which must hold exactly one JSON object.
+// ParseObject decodes data, which must hold exactly one JSON object, as
+// Parse does.
 func ParseObject(data []byte) (*Object, error) {
 	v, err := Parse(data)
 	if err != nil {
@@ -181,11 +190,19 @@ func ParseObject(data []byte) (*Object, error) {
 	return o, nil
 }
 
-// Parse decodes data, which must hold exactly one JSON value.
-func Parse(data []byte) (any, error) {
+// Parse decodes data, which must hold exactly one JSON value. Numbers
+// become float64, as JSON.parse makes them, so that encoding prints them
+// the way JavaScript does ("1.50" comes back as "1.5").
+func Parse(data []byte) (any, error) { return parse(data, false) }
+
+// ParseKeepNumbers decodes data as Parse does but keeps each number as a
+// json.Number, so that encoding prints it as it was written.
+func ParseKeepNumbers(data []byte) (any, error) { return parse(data, true) }
+
+func parse(data []byte, keepNumbers bool) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := decodeValue(dec)
+	v, err := decodeValue(dec, keepNumbers)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +215,7 @@ func Parse(data []byte) (any, error) {
 	return v, nil
 }
 
-func decodeValue(dec *json.Decoder) (any, error) {
+func decodeValue(dec *json.Decoder, keepNumbers bool) (any, error) {
 	tok, err := dec.Token()
 	if err == io.EOF {
 		return nil, errors.New("unexpected end of JSON input")
@@ -220,7 +237,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 				if !ok {
 					return nil, fmt.Errorf("object key is not a string at offset %d", dec.InputOffset())
 				}
-				v, err := decodeValue(dec)
+				v, err := decodeValue(dec, keepNumbers)
 				if err != nil {
 					return nil, err
 				}
@@ -233,7 +250,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 		case '[':
 			arr := []any{}
 			for dec.More() {
-				v, err := decodeValue(dec)
+				v, err := decodeValue(dec, keepNumbers)
 				if err != nil {
 					return nil, err
 				}
@@ -247,6 +264,9 @@ func decodeValue(dec *json.Decoder) (any, error) {
 			return nil, fmt.Errorf("unexpected %q at offset %d", t, dec.InputOffset())
 		}
 	case json.Number:
+		if keepNumbers {
+			return t, nil
+		}
 		f, err := strconv.ParseFloat(string(t), 64)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return nil, err

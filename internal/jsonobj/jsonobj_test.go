@@ -1,6 +1,7 @@
 package jsonobj
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -107,6 +108,66 @@ func FuzzParse(f *testing.F) {
 		out2, _ := Marshal(v2)
 		if string(out) != string(out2) {
 			t.Fatalf("not stable: %s vs %s", out, out2)
+		}
+	})
+}
+
+// indentFile encodes v as a settings file is written:
+// JSON.stringify(v, null, 2) and a newline.
+func indentFile(t *testing.T, v any) []byte {
+	t.Helper()
+	data, err := MarshalIndent(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(data, '\n')
+}
+
+func TestKeepNumbersRoundTrip(t *testing.T) {
+	in := `{
+  "b": 1.50,
+  "a": [
+    true,
+    null,
+    {},
+    []
+  ],
+  "s": "<é>\n\u2028"
+}
+`
+	v, err := ParseKeepNumbers([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(indentFile(t, v)); got != strings.Replace(in, `\u2028`, "\u2028", 1) {
+		t.Errorf("MarshalIndent(ParseKeepNumbers(x)) =\n%s", got)
+	}
+	v, _ = ParseKeepNumbers([]byte(`{"k":1,"j":2,"k":3}`))
+	if got, want := string(indentFile(t, v)), "{\n  \"k\": 3,\n  \"j\": 2\n}\n"; got != want {
+		t.Errorf("duplicate keys: %q, want %q", got, want)
+	}
+	for _, bad := range []string{"", "{", `{"a":}`, "[1,]", "{} {}", "nul"} {
+		if _, err := ParseKeepNumbers([]byte(bad)); err == nil {
+			t.Errorf("ParseKeepNumbers(%q) succeeded", bad)
+		}
+	}
+}
+
+func FuzzParseKeepNumbers(f *testing.F) {
+	f.Add([]byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"st hook codex-stop"}]}]}}`))
+	f.Add([]byte(`[1, "x", null, true, {"a": -0.5e3}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := ParseKeepNumbers(data)
+		if err != nil {
+			return
+		}
+		out := indentFile(t, v)
+		v2, err := ParseKeepNumbers(out)
+		if err != nil {
+			t.Fatalf("MarshalIndent output does not parse: %v\n%s", err, out)
+		}
+		if !bytes.Equal(indentFile(t, v2), out) {
+			t.Errorf("MarshalIndent is not stable for %q", data)
 		}
 	})
 }

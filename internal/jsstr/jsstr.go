@@ -23,6 +23,21 @@ func TrimSpace(s string) string { return strings.TrimFunc(s, IsSpace) }
 // TrimRightSpace trims JavaScript whitespace from the end of s.
 func TrimRightSpace(s string) string { return strings.TrimRightFunc(s, IsSpace) }
 
+// IsDigits reports whether s matches JavaScript's /^\d+$/: one or more
+// ASCII digits (checked by hand: a regexp would cost every st start its
+// compile time).
+func IsDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // Marshal encodes v compactly as JSON.stringify would: no HTML escaping,
 // U+2028 and U+2029 left raw. There is no trailing newline.
 func Marshal(v any) ([]byte, error) {

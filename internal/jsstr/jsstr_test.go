@@ -5,6 +5,16 @@ import (
 	"unicode"
 )
 
+func TestIsDigits(t *testing.T) {
+	tests := map[string]bool{"0": true, "1795966371663": true, "": false, "-1": false, "+1": false,
+		"1.5": false, " 1": false, "1\n": false, "１": false, "12a": false}
+	for in, want := range tests {
+		if got := IsDigits(in); got != want {
+			t.Errorf("IsDigits(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
 func TestIsSpace(t *testing.T) {
 	// JavaScript's \s: WhiteSpace plus LineTerminator.
 	want := map[rune]bool{
