@@ -46,13 +46,14 @@ func readAt(dir *os.File, name string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if n == 0 {
+		buf = buf[:len(buf)+n]
+		// A short read of a regular file is its end: the buffer has room
+		// for one byte more than fstat's size, so the usual file takes
+		// one read, and only a file that grew meanwhile takes more.
+		if n == 0 || len(buf) < cap(buf) {
 			return buf, nil
 		}
-		buf = buf[:len(buf)+n]
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
+		buf = append(buf, 0)[:len(buf)]
 	}
 }
 
