@@ -47,7 +47,7 @@ func Marshal(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return unescapeSeparators(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+	return UndoGoEscapes(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
 // MarshalIndent encodes v like JSON.stringify(v, null, 2).
@@ -59,13 +59,16 @@ func MarshalIndent(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return unescapeSeparators(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+	return UndoGoEscapes(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
-// unescapeSeparators turns Go's \u2028 and \u2029 escapes back into the
-// raw characters, skipping escaped backslashes.
-func unescapeSeparators(b []byte) []byte {
-	if !bytes.Contains(b, []byte(`\u202`)) {
+// UndoGoEscapes turns the escapes Go's JSON encoder writes and
+// JSON.stringify does not (<, >, & and U+2028, U+2029) back into the
+// characters. Backslashes occur only inside strings, where an escaped
+// backslash is skipped as a pair, so text that merely looks like an
+// escape is left alone.
+func UndoGoEscapes(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u00`)) && !bytes.Contains(b, []byte(`\u202`)) {
 		return b
 	}
 	out := make([]byte, 0, len(b))
@@ -74,17 +77,20 @@ func unescapeSeparators(b []byte) []byte {
 			out = append(out, b[i])
 			continue
 		}
-		if b[i+1] == 'u' && i+6 <= len(b) && (string(b[i+2:i+6]) == "2028" || string(b[i+2:i+6]) == "2029") {
-			if b[i+5] == '8' {
-				out = append(out, "\u2028"...)
-			} else {
-				out = append(out, "\u2029"...)
+		if b[i+1] == 'u' && i+6 <= len(b) {
+			if r, ok := goEscaped[string(b[i+2:i+6])]; ok {
+				out, i = append(out, r...), i+5
+				continue
 			}
-			i += 5
-			continue
 		}
 		out = append(out, b[i], b[i+1])
 		i++
 	}
 	return out
+}
+
+// goEscaped maps the hex digits of Go's extra escapes to their text.
+var goEscaped = map[string]string{
+	"003c": "<", "003C": "<", "003e": ">", "003E": ">", "0026": "&",
+	"2028": "\u2028", "2029": "\u2029",
 }

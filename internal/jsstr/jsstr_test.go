@@ -1,6 +1,9 @@
 package jsstr
 
 import (
+	"bytes"
+	"encoding/json"
+	"maps"
 	"testing"
 	"unicode"
 )
@@ -84,4 +87,33 @@ func TestMarshalIndent(t *testing.T) {
 	if err != nil || string(got) != want {
 		t.Errorf("MarshalIndent = %q, %v; want %q", got, err, want)
 	}
+}
+
+// FuzzUndoGoEscapes: the rewritten JSON decodes to the same value and has
+// no escapes JSON.stringify would not write.
+func FuzzUndoGoEscapes(f *testing.F) {
+	for _, s := range []string{"<b>&</b>", "a\u2028b\u2029", `\u003c`, `\\u003c`, "\\", "\x00\x1f\"", "plain"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		in, err := json.Marshal(map[string]string{s: s})
+		if err != nil {
+			t.Skip()
+		}
+		out := UndoGoEscapes(in)
+		var back map[string]string
+		if err := json.Unmarshal(out, &back); err != nil {
+			t.Fatalf("%s → %s: %v", in, out, err)
+		}
+		var want map[string]string
+		json.Unmarshal(in, &want)
+		if !maps.Equal(back, want) {
+			t.Fatalf("%s → %s decodes to %q, want %q", in, out, back, want)
+		}
+		for _, e := range []string{`\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`} {
+			if bytes.Contains(bytes.ReplaceAll(out, []byte(`\\`), nil), []byte(e)) {
+				t.Fatalf("%s still has %s", out, e)
+			}
+		}
+	})
 }

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"sync"
@@ -49,48 +48,10 @@ type stringifyConn struct{ mcp.Connection }
 func (c stringifyConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if r, ok := msg.(*jsonrpc.Response); ok && r.Result != nil {
 		cp := *r
-		cp.Result = unescapeJSON(r.Result)
+		cp.Result = jsstr.UndoGoEscapes(r.Result)
 		msg = &cp
 	}
 	return c.Connection.Write(ctx, msg)
-}
-
-// unescapeJSON turns the \u escapes of <, >, &, U+2028 and U+2029 in
-// JSON text back into the characters. Backslashes only occur inside
-// strings, where an escaped backslash is skipped as a pair.
-func unescapeJSON(b []byte) []byte {
-	if !bytes.Contains(b, []byte(`\u00`)) && !bytes.Contains(b, []byte(`\u202`)) {
-		return b
-	}
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		if b[i] != '\\' || i+1 >= len(b) {
-			out = append(out, b[i])
-			continue
-		}
-		if b[i+1] == 'u' && i+6 <= len(b) {
-			switch string(b[i+2 : i+6]) {
-			case "003c", "003C":
-				out, i = append(out, '<'), i+5
-				continue
-			case "003e", "003E":
-				out, i = append(out, '>'), i+5
-				continue
-			case "0026":
-				out, i = append(out, '&'), i+5
-				continue
-			case "2028":
-				out, i = append(out, "\u2028"...), i+5
-				continue
-			case "2029":
-				out, i = append(out, "\u2029"...), i+5
-				continue
-			}
-		}
-		out = append(out, b[i], b[i+1])
-		i++
-	}
-	return out
 }
 
 var errNotConnected = errors.New("not connected")

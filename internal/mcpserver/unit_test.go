@@ -1,10 +1,7 @@
 package mcpserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"maps"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -87,33 +84,4 @@ func mcpText(res *mcp.CallToolResult) string {
 		return tc.Text
 	}
 	return ""
-}
-
-// FuzzUnescapeJSON: the rewritten JSON decodes to the same value and has
-// no escapes JSON.stringify would not write.
-func FuzzUnescapeJSON(f *testing.F) {
-	for _, s := range []string{"<b>&</b>", "a\u2028b\u2029", `\u003c`, `\\u003c`, "\\", "\x00\x1f\"", "plain"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		in, err := json.Marshal(map[string]string{s: s})
-		if err != nil {
-			t.Skip()
-		}
-		out := unescapeJSON(in)
-		var back map[string]string
-		if err := json.Unmarshal(out, &back); err != nil {
-			t.Fatalf("%s → %s: %v", in, out, err)
-		}
-		var want map[string]string
-		json.Unmarshal(in, &want)
-		if !maps.Equal(back, want) {
-			t.Fatalf("%s → %s decodes to %q, want %q", in, out, back, want)
-		}
-		for _, e := range []string{`\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`} {
-			if bytes.Contains(bytes.ReplaceAll(out, []byte(`\\`), nil), []byte(e)) {
-				t.Fatalf("%s still has %s", out, e)
-			}
-		}
-	})
 }
