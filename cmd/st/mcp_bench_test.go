@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -84,7 +85,9 @@ func BenchmarkMCPShutdown(b *testing.B) {
 func mcpBuildST(b *testing.B) string {
 	dir := b.TempDir()
 	for _, pkg := range []string{".", "../st-mcp"} {
-		if out, err := exec.Command("go", "build", "-o", dir, pkg).CombinedOutput(); err != nil {
+		build := exec.Command("go", "build", "-o", dir, pkg)
+		build.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as the README installs it
+		if out, err := build.CombinedOutput(); err != nil {
 			b.Fatalf("build %s: %v\n%s", pkg, err, out)
 		}
 	}

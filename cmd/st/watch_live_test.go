@@ -28,7 +28,9 @@ var buildST = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		goBin = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
 	}
-	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	build := exec.Command(goBin, "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as the README installs it
+	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("%v\n%s", err, out)
 	}
 	return bin, nil
