@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smalltalk-go/st/internal/mcpserver"
+	"github.com/smalltalk-go/st/mcp"
 )
 
 // §8 case 55: serverInfo, capabilities and instructions per mode.
@@ -44,7 +44,7 @@ func TestMCPInitialize(t *testing.T) {
 			t.Errorf("plain mode sent instructions")
 		}
 		if channel {
-			if init.Instructions != mcpserver.Instructions {
+			if init.Instructions != mcp.Instructions {
 				t.Errorf("instructions differ")
 			}
 			if n := len([]rune(init.Instructions)); n != 1887 {

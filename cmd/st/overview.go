@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/smalltalk-go/st/internal/layout"
-	"github.com/smalltalk-go/st/internal/overview"
+	"github.com/smalltalk-go/st/overview"
 )
 
 // overviewCmd prints the dashboard of the environment's agent.

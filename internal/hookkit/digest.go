@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/smalltalk-go/st/internal/events"
+	"github.com/smalltalk-go/st/events"
 )
 
 // Digest limits.

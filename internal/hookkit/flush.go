@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/smalltalk-go/st/internal/events"
+	"github.com/smalltalk-go/st/events"
 )
 
 // FlushRemindEvery is the least time between two flush reminders in one

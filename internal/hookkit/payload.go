@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/smalltalk-go/st/internal/events"
+	"github.com/smalltalk-go/st/events"
 )
 
 // Payload holds the stdin fields of a Claude Code hook that st uses

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	agentctx "github.com/smalltalk-go/st/context"
+	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/inbox"
-	"github.com/smalltalk-go/st/internal/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/message"

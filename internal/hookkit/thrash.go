@@ -3,7 +3,7 @@ package hookkit
 import (
 	"fmt"
 
-	"github.com/smalltalk-go/st/internal/events"
+	"github.com/smalltalk-go/st/events"
 )
 
 // ThrashAt is how many failures in a row of the same call count as
