@@ -22,12 +22,13 @@ const DrainTimeout = 10 * time.Second
 // stdin at once (`printf '…' | st mcp`) then gets no reply, or only the
 // first, depending on how fast the handlers run. The Node server answers
 // them all. So Read reports the EOF only once the replies are out, the
-// client's stdout has failed, ctx has ended, or DrainTimeout has passed.
+// client's stdout has failed, the connection is closed, ctx has ended, or
+// DrainTimeout has passed.
 type drainConn struct {
 	mcp.Connection
 	mu      sync.Mutex
 	pending map[jsonrpc.ID]int // requests read and not yet answered
-	broken  bool               // a write failed: no reply can get out
+	broken  bool               // a write failed or Close was called: no reply can get out
 	changed chan struct{}      // closed and replaced on every change
 }
 
@@ -63,6 +64,13 @@ func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		})
 	}
 	return err
+}
+
+// Close also ends a wait for replies: the Connection contract says Close
+// unblocks a Read.
+func (c *drainConn) Close() error {
+	c.update(func() { c.broken = true })
+	return c.Connection.Close()
 }
 
 // update changes the state under the lock and wakes the waiter.
