@@ -142,12 +142,13 @@ type call struct {
 // invalid JSON.
 const StdinBound = 2 * time.Second
 
-// Serve is `st hook <event>`, the one way every hook runs: it reads the
-// payload from stdin when the hook takes one, loads config.yaml when the
-// hook reads it, runs the hook through Run, prints its output, then runs
-// and prints the hook's then part, if any. It returns the exit code.
-// Whatever happens it fails open.
-func Serve(event string, opt Options, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+// Serve is `st hook <event>`, the one way every hook runs: resolve (when
+// not nil) fills opt from the environment, then Serve reads the payload
+// from stdin when the hook takes one, loads config.yaml when the hook
+// reads it, runs the hook through Run, prints its output, then runs and
+// prints the hook's then part, if any. It returns the exit code.
+// Whatever happens, resolving included, it fails open.
+func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			code = write(Fault(event, opt.JSON), stdout, stderr)
@@ -155,6 +156,9 @@ func Serve(event string, opt Options, stdin io.Reader, stdout, stderr io.Writer)
 	}()
 	if opt.Start.IsZero() {
 		opt.Start = time.Now()
+	}
+	if resolve != nil {
+		resolve(&opt)
 	}
 	h, ok := hookFor(event, opt.Retry)
 	var payload []byte

@@ -112,12 +112,19 @@ func (a *app) fastHook(args []string) (handled bool, err error) {
 	return true, a.runHook(args[1], opt)
 }
 
-// runHook runs one hook through hooks.Serve, with root and agent resolved
-// like the CLI's env path (without creating anything and without
-// printing legacy notices) and the hooks' settings read from the
-// environment.
+// runHook runs one hook through hooks.Serve, which guards the whole run,
+// resolving the environment included.
 func (a *app) runHook(event string, opt hooks.Options) error {
-	opt.Start = time.Now()
+	if code := hooks.Serve(event, opt, a.resolveHook, a.stdin, a.stdout, a.stderr); code != 0 {
+		return exitCode(code)
+	}
+	return nil
+}
+
+// resolveHook fills a hook's Options from the environment: root and agent
+// resolved like the CLI's env path (without creating anything and without
+// printing legacy notices), and the hooks' settings.
+func (a *app) resolveHook(opt *hooks.Options) {
 	var notices bytes.Buffer
 	a.env.Notices = &notices
 	opt.Root = a.env.Root()
@@ -144,8 +151,4 @@ func (a *app) runHook(event string, opt hooks.Options) error {
 	if ms, err := strconv.ParseFloat(strings.TrimSpace(a.env.Get("ST_HOOK_TEST_DELAY_MS")), 64); err == nil && ms > 0 {
 		opt.TestDelay = time.Duration(ms * float64(time.Millisecond))
 	}
-	if code := hooks.Serve(event, opt, a.stdin, a.stdout, a.stderr); code != 0 {
-		return exitCode(code)
-	}
-	return nil
 }
