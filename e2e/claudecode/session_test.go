@@ -24,9 +24,12 @@ func TestSessionStartStartup(t *testing.T) {
 			t.Errorf("first request lacks %q (in request %d of %d)", want, firstContaining(reqs, want)+1, len(reqs))
 		}
 	}
+	if got := r.hookRuns(); !contains(got, "SessionStart:startup success") {
+		t.Errorf("hooks run = %v, want SessionStart:startup success", got)
+	}
 	starts := find(p.events(), "SessionStart")
-	if len(starts) != 1 || starts[0].Type != "startup" || starts[0].Session != r.session {
-		t.Errorf("SessionStart events = %+v, want one of type startup in session %q", starts, r.session)
+	if len(starts) != 1 || starts[0].Session != r.session {
+		t.Errorf("SessionStart events = %+v, want one in session %q", starts, r.session)
 	}
 }
 
@@ -52,13 +55,15 @@ func TestSessionStartResume(t *testing.T) {
 	if !strings.Contains(reqs[0].Text(), "NOW-TWO") {
 		t.Errorf("first request of the resumed run lacks the new now.md; it is in request %d of %d", firstContaining(reqs, "NOW-TWO")+1, len(reqs))
 	}
-	var sources []string
-	for _, e := range find(p.events(), "SessionStart") {
-		sources = append(sources, e.Type+"@"+e.Session)
+	if got := r2.hookRuns(); !contains(got, "SessionStart:resume success") {
+		t.Errorf("hooks run = %v, want SessionStart:resume success", got)
 	}
-	want := []string{"startup@" + r1.session, "resume@" + r1.session}
-	if strings.Join(sources, " ") != strings.Join(want, " ") {
-		t.Errorf("SessionStart events = %v, want %v", sources, want)
+	var sessions []string
+	for _, e := range find(p.events(), "SessionStart") {
+		sessions = append(sessions, e.Session)
+	}
+	if want := []string{r1.session, r1.session}; strings.Join(sessions, " ") != strings.Join(want, " ") {
+		t.Errorf("SessionStart events in sessions %v, want %v", sessions, want)
 	}
 }
 
@@ -83,18 +88,23 @@ func TestSessionStartCompact(t *testing.T) {
 	r3 := p.claude("after compact", "--resume", r1.session)
 	p.checkClean(r3)
 
-	var sources []string
-	for _, e := range find(p.events(), "SessionStart") {
-		sources = append(sources, e.Type)
+	if got := r2.hookRuns(); !contains(got, "SessionStart:compact success") {
+		t.Errorf("hooks run by /compact = %v, want SessionStart:compact success", got)
 	}
-	if !strings.Contains(strings.Join(sources, " "), "compact") {
-		t.Errorf("SessionStart sources = %v, want one compact", sources)
-	}
-	if pc := find(p.events(), "PreCompact"); len(pc) != 1 || pc[0].Type != "manual" {
-		t.Errorf("PreCompact events = %+v, want one manual", pc)
+	if pc := find(p.events(), "PreCompact"); len(pc) != 1 || pc[0].Session != r1.session {
+		t.Errorf("PreCompact events = %+v, want one in session %q", pc, r1.session)
 	}
 	reqs := p.mock.Messages()[before:]
 	if len(reqs) == 0 || !strings.Contains(reqs[0].Text(), "NOW-AT-COMPACT") {
 		t.Errorf("the first request after the compaction lacks the now.md injected at compact time")
 	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
