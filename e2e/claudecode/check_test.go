@@ -17,6 +17,13 @@ import (
 // hook: every st hook must be accepted.
 var hookTrouble = regexp.MustCompile(`(?i)hook error|Failed with non-blocking status|\[ERROR\][^\n]*Hook|hook_[a-z_]*error|JSON validation failed|Invalid hook output`)
 
+// retryWake is in the one deliberate exit 2 of st's hooks: stop-failure
+// --retry waking the session (asyncRewake). Claude Code has no other way
+// to wake an idle session from a hook, and reports that exit as an
+// "error" outcome although it acts on it; hookErrors lets only this one
+// through.
+const retryWake = "Retry the failed turn now"
+
 // hookErrors lists every hook the client reports as failed: hook
 // responses whose outcome is not success in the stream, and the debug
 // log's hook error lines.
@@ -24,10 +31,16 @@ func (r *run) hookErrors() []string {
 	var out []string
 	for _, ev := range r.events {
 		if ev["type"] == "system" && ev["subtype"] == "hook_response" && ev["outcome"] != "success" {
+			if s, _ := ev["stderr"].(string); ev["hook_event"] == "StopFailure" && ev["exit_code"] == 2.0 && strings.Contains(s, retryWake) {
+				continue
+			}
 			out = append(out, fmt.Sprintf("stream: %v %v exit %v: %.300v", ev["hook_name"], ev["outcome"], ev["exit_code"], ev["output"]))
 		}
 	}
 	for _, line := range strings.Split(r.debug, "\n") {
+		if strings.Contains(line, "Hook StopFailure:") && strings.Contains(line, "status code 2") && strings.Contains(line, retryWake) {
+			continue
+		}
 		if hookTrouble.MatchString(line) {
 			out = append(out, "debug: "+line)
 		}

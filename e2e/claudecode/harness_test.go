@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -35,6 +36,7 @@ type project struct {
 	mock      *Mock
 	trap      *trapProxy
 	extra     []string // extra environment for claude
+	rec       string   // where the recorder hooks save payloads
 }
 
 func newProject(t *testing.T, script Script) *project {
@@ -56,6 +58,8 @@ func newProject(t *testing.T, script Script) *project {
 	t.Cleanup(mock.Close)
 	p.mock = mock
 	p.trap = newTrapProxy(t)
+	p.rec = filepath.Join(base, "payloads")
+	p.writeRecorder()
 	p.st("init")
 	p.st("hooks", "install", "--all")
 	p.st("status", "--set", "available")
@@ -154,7 +158,22 @@ func (p *project) claude(prompt string, args ...string) *run {
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	dbg, _ := os.ReadFile(debugFile)
-	r := &run{stdout: out.String(), stderr: errb.String(), debug: string(dbg)}
+	r := parseRun(out.String(), errb.String(), string(dbg))
+	p.keep(r)
+	if ctx.Err() != nil {
+		p.t.Fatalf("claude %s: no exit within %v\nstdout:\n%s\nstderr:\n%s\ndebug tail:\n%s",
+			prompt, runTimeout, r.stdout, r.stderr, tail(r.debug, 4000))
+	}
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		p.t.Fatalf("claude: %v", err)
+	}
+	return r
+}
+
+// parseRun reads the stream-json lines of a run.
+func parseRun(stdout, stderr, debug string) *run {
+	r := &run{stdout: stdout, stderr: stderr, debug: debug}
 	sc := bufio.NewScanner(strings.NewReader(r.stdout))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
@@ -170,15 +189,27 @@ func (p *project) claude(prompt string, args ...string) *run {
 			r.result = ev
 		}
 	}
-	if ctx.Err() != nil {
-		p.t.Fatalf("claude %s: no exit within %v\nstdout:\n%s\nstderr:\n%s\ndebug tail:\n%s",
-			prompt, runTimeout, r.stdout, r.stderr, tail(r.debug, 4000))
-	}
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
-		p.t.Fatalf("claude: %v", err)
-	}
 	return r
+}
+
+// keep copies a run's output and debug log under $ST_E2E_KEEP, for a
+// person reading what the client did.
+func (p *project) keep(r *run) {
+	dir := os.Getenv("ST_E2E_KEEP")
+	if dir == "" {
+		return
+	}
+	name := strings.NewReplacer("/", "_").Replace(p.t.Name())
+	os.MkdirAll(dir, 0o755)
+	for i := 1; ; i++ {
+		base := filepath.Join(dir, name+"-"+strconv.Itoa(i))
+		if _, err := os.Stat(base + ".debug.log"); err == nil {
+			continue
+		}
+		os.WriteFile(base+".debug.log", []byte(r.debug), 0o644)
+		os.WriteFile(base+".stdout.jsonl", []byte(r.stdout), 0o644)
+		return
+	}
 }
 
 func tail(s string, n int) string {
@@ -218,4 +249,47 @@ func (tp *trapProxy) Hosts() []string {
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
 	return append([]string(nil), tp.hosts...)
+}
+
+// recorded are the events whose payloads the recorder saves.
+var recorded = []string{"SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+	"PostToolUseFailure", "Notification", "SubagentStart", "SubagentStop", "Stop", "StopFailure", "PreCompact", "PostCompact"}
+
+// writeRecorder puts a test-only hook for every event into the
+// project's shared settings (.claude/settings.json; st's own hooks are
+// in settings.local.json and both run): it saves the payload Claude
+// Code sends, one file per firing, beside st's hook, not instead of it.
+func (p *project) writeRecorder() {
+	p.t.Helper()
+	if err := os.MkdirAll(p.rec, 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	hooks := map[string]any{}
+	for _, ev := range recorded {
+		cmd := "cat > " + filepath.Join(p.rec, ev) + ".$$.json"
+		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": cmd}}}}
+	}
+	data, _ := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
+	if err := os.MkdirAll(filepath.Join(p.dir, ".claude"), 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(p.dir, ".claude", "settings.json"), data, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// payloads returns the recorded payloads of one event, in no order.
+func (p *project) payloads(event string) []map[string]any {
+	files, _ := filepath.Glob(filepath.Join(p.rec, event+".*.json"))
+	var out []map[string]any
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		var m map[string]any
+		if err != nil || json.Unmarshal(data, &m) != nil {
+			p.t.Errorf("recorded payload %s unreadable: %v %q", f, err, data)
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }
