@@ -15,7 +15,7 @@ import (
 
 // hookTrouble matches what Claude Code writes when it rejects or fails a
 // hook: every st hook must be accepted.
-var hookTrouble = regexp.MustCompile(`(?i)hook error|Failed with non-blocking status|\[ERROR\][^\n]*Hook|hook_[a-z_]*error|JSON validation failed|Invalid hook output`)
+var hookTrouble = regexp.MustCompile(`(?i:hook error)|Failed with non-blocking status|\[ERROR\] "?Hook |JSON validation failed|(?i:invalid hook output)`)
 
 // retryWake is in the one deliberate exit 2 of st's hooks: stop-failure
 // --retry waking the session (asyncRewake). Claude Code has no other way

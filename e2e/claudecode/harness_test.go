@@ -37,6 +37,7 @@ type project struct {
 	trap      *trapProxy
 	extra     []string // extra environment for claude
 	rec       string   // where the recorder hooks save payloads
+	tmp       string   // TMPDIR
 }
 
 func newProject(t *testing.T, script Script) *project {
@@ -46,7 +47,8 @@ func newProject(t *testing.T, script Script) *project {
 	base := t.TempDir()
 	p := &project{t: t, dir: filepath.Join(base, "proj"), home: filepath.Join(base, "home"),
 		root: filepath.Join(base, "st-root"), agent: "alice", claudeBin: claude, stDir: stDir}
-	for _, d := range []string{p.dir, p.home} {
+	p.tmp = filepath.Join(base, "tmp")
+	for _, d := range []string{p.dir, p.home, p.tmp} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +80,7 @@ func (p *project) env() []string {
 		"XDG_STATE_HOME=" + filepath.Join(p.home, ".local", "state"),
 		"XDG_CACHE_HOME=" + filepath.Join(p.home, ".cache"),
 		"ST_CONFIG=" + filepath.Join(p.home, ".config", "smalltalk"),
-		"TMPDIR=" + os.TempDir(),
+		"TMPDIR=" + p.tmp,
 		"LANG=C.UTF-8",
 		"TERM=dumb",
 		"ST_ROOT=" + p.root,

@@ -105,10 +105,10 @@ func (l *live) result(k int) map[string]any {
 			n := len(l.results)
 			l.mu.Unlock()
 			if n < k {
-				l.p.t.Fatalf("claude exited after %d results, want %d; output:\n%s", n, k, l.output())
+				l.p.t.Fatalf("claude exited after %d results, want %d; output ends:\n%s", n, k, tail(l.output(), 3000))
 			}
 		case <-deadline:
-			l.p.t.Fatalf("waited %v for result %d; output:\n%s", runTimeout, k, l.output())
+			l.p.t.Fatalf("waited %v for result %d; output ends:\n%s", runTimeout, k, tail(l.output(), 3000))
 		}
 	}
 }

@@ -45,6 +45,9 @@ type Reply struct {
 	Error   string            // the error type for a non-200 status
 	Headers map[string]string // extra response headers (retry-after)
 	Blocks  []Block
+	// InputTokens is the usage the reply reports (0 = 100), to make the
+	// conversation look as full as a test needs.
+	InputTokens int
 }
 
 // Block is one assistant content block.
@@ -259,24 +262,31 @@ func (r *Request) Text() string {
 	return b.String()
 }
 
-// LastUser is the text of the last user message ("" with none).
+// LastUser is the text of the messages after the last assistant
+// message: the user's turn or tool results with whatever the client
+// added to them.
 func (r *Request) LastUser() string {
-	for i := len(r.Messages) - 1; i >= 0; i-- {
-		if r.Messages[i].Role == "user" {
-			return r.Messages[i].Text
-		}
+	var parts []string
+	for i := len(r.Messages) - 1; i >= 0 && r.Messages[i].Role != "assistant"; i-- {
+		parts = append([]string{r.Messages[i].Text}, parts...)
 	}
-	return ""
+	return strings.Join(parts, "\n")
 }
 
-// HasToolResult reports whether the last user message carries a
-// tool_result for the tool_use id.
+// HasToolResult reports whether the messages after the last assistant
+// message carry a tool_result for the tool_use id (the client may add
+// other messages after the result, e.g. a hook's context).
 func (r *Request) HasToolResult(id string) bool {
-	if len(r.Messages) == 0 {
-		return false
+	for i := len(r.Messages) - 1; i >= 0 && r.Messages[i].Role != "assistant"; i-- {
+		if hasResult(r.Messages[i], id) {
+			return true
+		}
 	}
-	last := r.Messages[len(r.Messages)-1]
-	for _, c := range last.Content {
+	return false
+}
+
+func hasResult(m Message, id string) bool {
+	for _, c := range m.Content {
 		var b struct {
 			Type      string `json:"type"`
 			ToolUseID string `json:"tool_use_id"`
@@ -335,7 +345,14 @@ func message(model string, n int, reply Reply) map[string]any {
 	}
 	return map[string]any{"id": "msg_mock_" + strconv.Itoa(n), "type": "message", "role": "assistant",
 		"model": model, "content": content, "stop_reason": stopReason(reply), "stop_sequence": nil,
-		"usage": usage(100, 10)}
+		"usage": usage(reply.inputTokens(), 10)}
+}
+
+func (reply Reply) inputTokens() int {
+	if reply.InputTokens > 0 {
+		return reply.InputTokens
+	}
+	return 100
 }
 
 // writeStream answers with the SSE events of a streamed message.
@@ -353,7 +370,7 @@ func writeStream(w http.ResponseWriter, model string, n int, reply Reply) {
 	}
 	start := message(model, n, Reply{})
 	start["content"], start["stop_reason"] = []any{}, nil
-	start["usage"] = usage(100, 1)
+	start["usage"] = usage(reply.inputTokens(), 1)
 	event("message_start", map[string]any{"type": "message_start", "message": start})
 	for i, b := range reply.Blocks {
 		event("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": contentBlock(b, false)})

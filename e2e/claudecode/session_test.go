@@ -98,6 +98,7 @@ func TestSessionStartCompact(t *testing.T) {
 	if len(reqs) == 0 || !strings.Contains(reqs[0].Text(), "NOW-AT-COMPACT") {
 		t.Errorf("the first request after the compaction lacks the now.md injected at compact time")
 	}
+	p.checkPayloads()
 }
 
 func contains(list []string, s string) bool {

@@ -57,9 +57,6 @@ func TestStopFailure(t *testing.T) {
 			r := l.close()
 			p.checkClean(r)
 
-			for _, pl := range p.payloads("StopFailure") {
-				t.Logf("StopFailure payload: %v", pl)
-			}
 			fails := find(p.events(), "StopFailure")
 			if len(fails) != 1 || fails[0].Error != c.failType || fails[0].Session != r.session {
 				t.Fatalf("StopFailure events = %+v, want one with error %q in session %q", fails, c.failType, r.session)
@@ -78,6 +75,7 @@ func TestStopFailure(t *testing.T) {
 			if got := p.status(); got != "offline" {
 				t.Errorf("status after the session ended = %q, want offline (SessionEnd)", got)
 			}
+			p.checkPayloads()
 		})
 	}
 }
