@@ -110,8 +110,15 @@ func Run(stEvent string, stdin []byte, env Env) Result {
 		notification(t, &p, env, ev)
 	case Stop:
 		ClearRetry(ctx, t, env.Agent, p.SessionID)
+		var stamp string
 		if env.Timestamp {
-			res.Stdout = SystemMessage("⏱ " + now.Local().Format("15:04:05"))
+			stamp = "⏱ " + now.Local().Format("15:04:05")
+		}
+		if news := Arrivals(ctx, t, env.Agent, p.SessionID, now); news != "" {
+			res.Stdout = Block(news, stamp)
+			ev.Advice = "inbox"
+		} else if stamp != "" {
+			res.Stdout = SystemMessage(stamp)
 		}
 	case SessionEnd:
 		ClearRetry(ctx, t, env.Agent, p.SessionID)
@@ -161,6 +168,13 @@ func Record(stEvent string, payload []byte, session string, env Env) {
 	defer t.Close()
 	ctx, cancel := hookCtx()
 	defer cancel()
+	if stEvent == "session-start" && t.IsDir(env.Agent) {
+		start := env.Start
+		if start.IsZero() {
+			start = env.now()
+		}
+		StartArrivals(ctx, t, env.Agent, p.SessionID, start)
+	}
 	Append(ctx, t, env, ev)
 }
 
