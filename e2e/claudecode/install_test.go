@@ -32,7 +32,8 @@ func cacheDir() (string, error) {
 	return filepath.Join(base, "claude-"+ClaudeVersion), nil
 }
 
-// errNoNode marks a machine without node or npm: the tests skip there.
+// errSkip marks a machine where the tests cannot run (no node or npm,
+// no registry): they skip there with its reason.
 type errSkip struct{ reason string }
 
 func (e errSkip) Error() string { return e.reason }
@@ -114,6 +115,7 @@ var buildST = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	builtDir = dir
 	root, err := moduleRoot()
 	if err != nil {
 		return "", err

@@ -24,6 +24,14 @@ func TestSessionStartStartup(t *testing.T) {
 			t.Errorf("first request lacks %q (in request %d of %d)", want, firstContaining(reqs, want)+1, len(reqs))
 		}
 	}
+	// MCP: `st init`'s server is connected and its tools are offered; with
+	// tool search (the default) they are deferred, named in the prompt
+	// and loaded on demand rather than sent in the tools array.
+	for _, name := range []string{"mcp__st__st_msg_send", "mcp__st__st_msg_ls", "mcp__st__st_msg_reply"} {
+		if !reqs[0].HasTool(name) && !strings.Contains(first, "\n"+name+"\n") {
+			t.Errorf("first request neither offers nor names %s", name)
+		}
+	}
 	if got := r.hookRuns(); !contains(got, "SessionStart:startup success") {
 		t.Errorf("hooks run = %v, want SessionStart:startup success", got)
 	}
