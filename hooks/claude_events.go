@@ -25,8 +25,16 @@ func subagentStart(c *call) Result {
 
 func stop(c *call) Result {
 	ClearRetry(c.ctx, c.t, c.opt.Agent, c.p.SessionID)
+	var stamp string
 	if c.opt.Timestamp {
-		return Result{Stdout: SystemMessage("⏱ " + c.now.Local().Format("15:04:05"))}
+		stamp = "⏱ " + c.now.Local().Format("15:04:05")
+	}
+	if news := Arrivals(c.ctx, c.t, c.opt.Agent, c.p.SessionID, c.now); news != "" {
+		c.line.Advice = "inbox"
+		return Result{Stdout: Block(news, stamp)}
+	}
+	if stamp != "" {
+		return Result{Stdout: SystemMessage(stamp)}
 	}
 	return Result{}
 }

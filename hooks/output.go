@@ -19,6 +19,8 @@ type hookSpecific struct {
 }
 
 type output struct {
+	Decision           string        `json:"decision,omitempty"`
+	Reason             string        `json:"reason,omitempty"`
 	HookSpecificOutput *hookSpecific `json:"hookSpecificOutput,omitempty"`
 	SystemMessage      string        `json:"systemMessage,omitempty"`
 }
@@ -56,4 +58,11 @@ func Deny(reason string) []byte {
 // SystemMessage is {"systemMessage": M}, a notice shown to the user.
 func SystemMessage(msg string) []byte {
 	return encode(output{SystemMessage: capText(msg)})
+}
+
+// Block is a Stop answer that keeps the turn going with reason as the
+// model's next input, plus an optional notice for the user:
+// {"decision":"block","reason":R[,"systemMessage":M]}.
+func Block(reason, systemMessage string) []byte {
+	return encode(output{Decision: "block", Reason: capText(reason), SystemMessage: capText(systemMessage)})
 }

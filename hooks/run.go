@@ -382,5 +382,12 @@ func Record(event string, payload []byte, session string, opt Options) {
 	defer t.Close()
 	ctx, cancel := hookCtx()
 	defer cancel()
+	if event == SessionStart && t.IsDir(opt.Agent) {
+		start := opt.Start
+		if start.IsZero() {
+			start = opt.now()
+		}
+		StartArrivals(ctx, t, opt.Agent, p.SessionID, start)
+	}
 	Append(ctx, t, opt, ev)
 }

@@ -15,6 +15,7 @@ import (
 type State struct {
 	ContextWarned   int   `json:"context_warned,omitempty"`    // highest context level announced
 	FlushRemindedMS int64 `json:"flush_reminded_ms,omitempty"` // when the last flush reminder went out
+	InboxCheckedMS  int64 `json:"inbox_checked_ms,omitempty"`  // inbox arrivals before this were told (Stop)
 }
 
 // UpdateState reads a session's state, lets fn change it, and writes it

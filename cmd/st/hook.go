@@ -30,7 +30,7 @@ type hookCmd struct {
 	PostToolUse        hookPostToolUseCmd        `cmd:"" loose:"" help:"Claude Code PostToolUse: event log"`
 	PostToolUseFailure hookPostToolUseFailureCmd `cmd:"" loose:"" help:"Claude Code PostToolUseFailure: thrash detection"`
 	Notification       hookNotificationCmd       `cmd:"" loose:"" help:"Claude Code Notification: tell the operator who waits"`
-	Stop               hookStopCmd               `cmd:"" loose:"" help:"Claude Code Stop: event log"`
+	Stop               hookStopCmd               `cmd:"" loose:"" help:"Claude Code Stop: inbox arrivals since the last check"`
 	SessionEnd         hookSessionEndCmd         `cmd:"" loose:"" help:"Claude Code SessionEnd: status offline"`
 }
 

@@ -55,7 +55,7 @@ const hookEventsUsage = `  user-prompt-submit    Claude Code UserPromptSubmit: c
   post-tool-use         Claude Code PostToolUse: event log
   post-tool-use-failure Claude Code PostToolUseFailure: thrash detection
   notification          Claude Code Notification: tell the operator who waits
-  stop [--timestamp]    Claude Code Stop: event log (--timestamp: local time)
+  stop [--timestamp]    Claude Code Stop: inbox arrivals since the last check (--timestamp: local time)
   session-end           Claude Code SessionEnd: status offline
   stop-failure --retry  also retry transient API errors with backoff (asyncRewake)
 `

@@ -1,0 +1,203 @@
+package claudecode
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hookTrouble matches what Claude Code writes when it rejects or fails a
+// hook: every st hook must be accepted.
+var hookTrouble = regexp.MustCompile(`(?i:hook error)|Failed with non-blocking status|\[ERROR\] "?Hook |JSON validation failed|(?i:invalid hook output)`)
+
+// retryWake is in the one deliberate exit 2 of st's hooks: stop-failure
+// --retry waking the session (asyncRewake). Claude Code has no other way
+// to wake an idle session from a hook, and reports that exit as an
+// "error" outcome although it acts on it; hookErrors lets only this one
+// through.
+const retryWake = "Retry the failed turn now"
+
+// hookErrors lists every hook the client reports as failed: hook
+// responses whose outcome is not success in the stream, and the debug
+// log's hook error lines.
+func (r *run) hookErrors() []string {
+	var out []string
+	for _, ev := range r.events {
+		if ev["type"] == "system" && ev["subtype"] == "hook_response" && ev["outcome"] != "success" {
+			if s, _ := ev["stderr"].(string); ev["hook_event"] == "StopFailure" && ev["exit_code"] == 2.0 && strings.Contains(s, retryWake) {
+				continue
+			}
+			out = append(out, fmt.Sprintf("stream: %v %v exit %v: %.300v", ev["hook_name"], ev["outcome"], ev["exit_code"], ev["output"]))
+		}
+	}
+	for _, line := range strings.Split(r.debug, "\n") {
+		if strings.Contains(line, "Hook StopFailure:") && strings.Contains(line, "status code 2") && strings.Contains(line, retryWake) {
+			continue
+		}
+		if hookTrouble.MatchString(line) {
+			out = append(out, "debug: "+line)
+		}
+	}
+	for _, line := range strings.Split(r.stdout+r.stderr, "\n") {
+		if strings.Contains(line, "hook error") || strings.Contains(line, "Failed with non-blocking status") {
+			out = append(out, "output: "+line)
+		}
+	}
+	return out
+}
+
+// checkClean fails t when any hook failed or anything tried to leave
+// loopback.
+func (p *project) checkClean(r *run) {
+	p.t.Helper()
+	if errs := r.hookErrors(); len(errs) > 0 {
+		p.t.Errorf("Claude Code reported hook failures:\n%s", strings.Join(errs, "\n"))
+	}
+	if hosts := p.trap.Hosts(); len(hosts) > 0 {
+		p.t.Errorf("claude tried to leave loopback: %v", hosts)
+	}
+}
+
+// hookRuns lists the hooks of the stream that ran st, as
+// "<hook_name> <outcome>".
+func (r *run) hookRuns() []string {
+	var out []string
+	for _, ev := range r.events {
+		if ev["type"] == "system" && ev["subtype"] == "hook_response" {
+			out = append(out, fmt.Sprintf("%v %v", ev["hook_name"], ev["outcome"]))
+		}
+	}
+	return out
+}
+
+// event is one line of st's hook event log.
+type event struct {
+	TS        string `json:"ts"`
+	Event     string `json:"event"`
+	Session   string `json:"session"`
+	Tool      string `json:"tool"`
+	Path      string `json:"path"`
+	Command   string `json:"command"`
+	Type      string `json:"type"`
+	Error     string `json:"error"`
+	Advice    string `json:"advice"`
+	AgentType string `json:"agent_type"`
+	Attempt   int    `json:"attempt"`
+}
+
+// events reads every line of the agent's event logs, in time order.
+func (p *project) events() []event {
+	p.t.Helper()
+	files, _ := filepath.Glob(filepath.Join(p.root, p.agent, "events", "*.jsonl"))
+	var out []event
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() {
+			var e event
+			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+				p.t.Errorf("%s: bad line %q: %v", f, sc.Text(), err)
+				continue
+			}
+			out = append(out, e)
+		}
+		fh.Close()
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].TS < out[j].TS })
+	return out
+}
+
+// find returns the logged events named name.
+func find(evs []event, name string) []event {
+	var out []event
+	for _, e := range evs {
+		if e.Event == name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (p *project) status() string {
+	data, _ := os.ReadFile(filepath.Join(p.root, p.agent, "status"))
+	return strings.TrimSpace(string(data))
+}
+
+// inbox returns the contents of every message in agent's inbox.
+func (p *project) inbox(agent string) []string {
+	files, _ := filepath.Glob(filepath.Join(p.root, agent, "inbox", "*.md"))
+	sort.Strings(files)
+	var out []string
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		out = append(out, string(data))
+	}
+	return out
+}
+
+// writeNow replaces the agent's now.md, as `st context write` does.
+func (p *project) writeNow(text string) {
+	p.t.Helper()
+	cmd := p.stCmd(p.agent, "context", "write")
+	cmd.Stdin = strings.NewReader(text)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		p.t.Fatalf("st context write: %v\n%s", err, out)
+	}
+}
+
+// waitFor polls cond until it holds or d passes; then it fails t with
+// what it waited for.
+func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", d, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// firstContaining returns the index of the first request whose text
+// contains s, or -1.
+func firstContaining(reqs []*Request, s string) int {
+	for i, r := range reqs {
+		if strings.Contains(r.Text(), s) {
+			return i
+		}
+	}
+	return -1
+}
+
+// countIn counts the requests whose last user message contains s.
+func countIn(reqs []*Request, s string) int {
+	n := 0
+	for _, r := range reqs {
+		if strings.Contains(r.LastUser(), s) {
+			n++
+		}
+	}
+	return n
+}
+
+// mainRequests drops the requests of side queries (subagents, title and
+// summary calls): those whose first user text is not the prompt's.
+func mainRequests(reqs []*Request, prompt string) []*Request {
+	var out []*Request
+	for _, r := range reqs {
+		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text, prompt) {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,57 @@
+package claudecode
+
+import (
+	"strings"
+	"testing"
+)
+
+// Stop: a message that reaches the agent's inbox mid-turn (sent by
+// another process while the mock is answering the turn's first request)
+// is announced to the model at the end of the turn once and only once:
+// the turn continues with it, and the next Stop stays silent.
+func TestStopAnnouncesMidTurnArrival(t *testing.T) {
+	const subject = "MIDTURN-SUBJ"
+	var p *project
+	p = newProject(t, func(n int, r *Request) Reply {
+		switch {
+		case strings.Contains(r.LastUser(), subject):
+			return Text("read the new message")
+		case r.HasToolResult("toolu_echo"):
+			return Text("turn done")
+		}
+		return ToolUse("toolu_echo", "Bash", map[string]any{"command": "echo working", "description": "work"})
+	})
+	p.stAs("bob", "message", "send", "alice", "-m", "old news", "--subject", "BEFORE-SUBJ")
+	sent := make(chan error, 1)
+	p.mock.OnRequest(func(n int, r *Request) {
+		if n == 1 {
+			out, err := p.stCmd("bob", "message", "send", "alice", "-m", "arrived mid-turn", "--subject", subject).CombinedOutput()
+			if err != nil {
+				err = &sendError{err, string(out)}
+			}
+			sent <- err
+		}
+	})
+	r := p.claude("work on something")
+	p.checkClean(r)
+	if err := <-sent; err != nil {
+		t.Fatal(err)
+	}
+	reqs := mainRequests(p.mock.Messages(), "work on something")
+	if n := countIn(reqs, subject); n != 1 {
+		t.Errorf("%d requests announce the mid-turn message as new, want exactly 1 (of %d requests)", n, len(reqs))
+	}
+	if n := countIn(reqs[1:], "BEFORE-SUBJ"); n != 0 {
+		t.Errorf("the message SessionStart listed was announced again %d times", n)
+	}
+	if r.result == nil || r.result["result"] != "read the new message" {
+		t.Errorf("the run ended with %v, want the reply to the announcement", r.result["result"])
+	}
+}
+
+type sendError struct {
+	err error
+	out string
+}
+
+func (e *sendError) Error() string { return "st message send: " + e.err.Error() + ": " + e.out }
