@@ -19,14 +19,12 @@ import (
 // continue} is rejected by both, so ours prints the shapes Codex accepts
 // (st-compat.md §9 #36 asked to raise it; the text is upstream's).
 
-const noAgent = "st-codex-hook: ST_AGENT not set\n"
-
 // cursorDir is the codex-stop cursor's folder under the state dir.
 const cursorDir = "st-codex-hooks"
 
 func runCodexSessionStart(opt Options) Result {
 	if opt.Agent == "" {
-		return Result{Stderr: []byte(noAgent), Code: 1}
+		return Result{} // fail open: no agent, nothing to say (issue 11)
 	}
 	var parts []string
 	if data, ok := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now()); ok {
@@ -47,7 +45,7 @@ func runCodexSessionStart(opt Options) Result {
 
 func runCodexStop(opt Options) Result {
 	if opt.Agent == "" {
-		return Result{Stderr: []byte(noAgent), Code: 1}
+		return Result{} // fail open: no agent, nothing to say (issue 11)
 	}
 	dir := filepath.Join(opt.StateDir, cursorDir)
 	t, err := fsutil.OpenOrCreate(dir)
