@@ -155,12 +155,13 @@ func (a *app) runHook(event string, opt hooks.Options) (err error) {
 	if ms, err := strconv.ParseFloat(strings.TrimSpace(a.env.Get("ST_HOOK_TEST_DELAY_MS")), 64); err == nil && ms > 0 {
 		opt.TestDelay = time.Duration(ms * float64(time.Millisecond))
 	}
+	payload := startPayload(a.stdin) // the event log wants its session_id (issue 11)
 	var stdin []byte
 	if hooks.ReadsStdin(event) {
-		stdin = readBounded(a.stdin, stdinBound)
+		stdin = payload.wait(stdinBound)
 	}
 	res := hooks.Run(event, stdin, opt)
-	a.recordHook(event, stdin, start)
+	a.recordHook(event, payload.wait(payloadGrace-time.Since(start)), start)
 	return a.printHookResult(res)
 }
 
