@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
@@ -19,7 +18,8 @@ import (
 // continue} is rejected by both, so ours prints the shapes Codex accepts
 // (st-compat.md §9 #36 asked to raise it; the text is upstream's).
 
-// cursorDir is the codex-stop cursor's folder under the state dir.
+// cursorDir is the Codex cursors' folder under the state dir
+// (codex_cursor.go).
 const cursorDir = "st-codex-hooks"
 
 func runCodexSessionStart(opt Options) Result {
@@ -30,9 +30,18 @@ func runCodexSessionStart(opt Options) Result {
 	if data, ok := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now()); ok {
 		parts = append(parts, contextBlock(opt.Agent, data, ""))
 	}
+	nowMS := opt.Now().UnixMilli()
 	items, err := codexList(opt, -1)
 	if err != nil {
 		return systemMessage("st message ls --json failed: " + strings.TrimSuffix(errLine(err), "\n"))
+	}
+	// What SessionStart lists is announced: move the agent's cursor past
+	// it, so the first Stop does not repeat it (issue 11).
+	if t, err := fsutil.OpenOrCreate(filepath.Join(opt.StateDir, cursorDir)); err == nil {
+		c := openCursor(t, opt.Root, opt.Agent)
+		c.save(items, nowMS)
+		c.close()
+		t.Close()
 	}
 	if len(items) > 0 {
 		parts = append(parts, inboxText(fmt.Sprintf("## st inbox (%d unread)", len(items)), items))
@@ -53,19 +62,18 @@ func runCodexStop(opt Options) Result {
 		return systemMessage("could not create state dir: " + dir)
 	}
 	defer t.Close()
-	cursor := int64(0)
-	if data, _, err := t.ReadRegular("last-checked.txt"); err == nil {
-		s := strings.TrimSuffix(string(data), "\n")
-		if jsstr.IsDigits(s) {
-			cursor, _ = strconv.ParseInt(s, 10, 64)
-		}
+	if err := layout.EnsureAgent(opt.Root, opt.Agent); err != nil {
+		return systemMessage("st message ls --json failed: " + strings.TrimSuffix(errLine(err), "\n"))
 	}
+	c := openCursor(t, opt.Root, opt.Agent)
+	defer c.close()
 	nowMS := opt.Now().UnixMilli()
-	items, err := codexList(opt, float64(cursor))
+	listed, err := codexList(opt, c.since())
 	if err != nil {
 		return systemMessage("st message ls --json failed: " + strings.TrimSuffix(errLine(err), "\n"))
 	}
-	t.WriteAtomic("last-checked.txt", []byte(strconv.FormatInt(nowMS, 10)))
+	items := c.unseen(listed)
+	c.save(listed, nowMS)
 	if len(items) == 0 {
 		return Result{}
 	}

@@ -294,6 +294,7 @@ func TestOutputsAreAccepted(t *testing.T) {
 		for _, asJSON := range []bool{false, true} {
 			o := opt
 			o.JSON = asJSON
+			o.StateDir = t.TempDir() // a cursor of its own: Stop reports the message
 			r := Run(event, Sample(event), o)
 			if err := CheckOutput(event, r.Stdout); err != nil {
 				t.Errorf("%s json=%v: %v\n%s", event, asJSON, err, r.Stdout)
