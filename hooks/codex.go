@@ -3,6 +3,7 @@ package hooks
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -26,10 +27,7 @@ func runCodexSessionStart(opt Options) Result {
 	if opt.Agent == "" {
 		return Result{} // fail open: no agent, nothing to say (issue 11)
 	}
-	var parts []string
-	if data, ok := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now()); ok {
-		parts = append(parts, contextBlock(opt.Agent, data, ""))
-	}
+	data, fresh := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now())
 	nowMS := opt.Now().UnixMilli()
 	items, err := codexList(opt, -1)
 	if err != nil {
@@ -43,13 +41,53 @@ func runCodexSessionStart(opt Options) Result {
 		c.close()
 		t.Close()
 	}
-	if len(items) > 0 {
-		parts = append(parts, inboxText(fmt.Sprintf("## st inbox (%d unread)", len(items)), items))
-	}
-	if len(parts) == 0 {
+	if !fresh && len(items) == 0 {
 		return Result{}
 	}
-	return codexJSON(map[string]any{"hookSpecificOutput": orderedHSO{"SessionStart", strings.Join(parts, "\n\n")}})
+	text := codexStartText(opt, data, fresh, items, ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir))
+	return codexJSON(map[string]any{"hookSpecificOutput": orderedHSO{"SessionStart", text}})
+}
+
+// codexStartText is now.md's block (when fresh), then a blank line, then
+// the inbox list (when not empty), in at most budget bytes
+// (context_budget.go).
+func codexStartText(opt Options, data []byte, fresh bool, items []item, budget int) string {
+	header := fmt.Sprintf("## st inbox (%d unread)", len(items))
+	join := func(data []byte, list string) string {
+		var parts []string
+		if fresh {
+			parts = append(parts, contextBlock(opt.Agent, data, ""))
+		}
+		if list != "" {
+			parts = append(parts, list)
+		}
+		return strings.Join(parts, "\n\n")
+	}
+	list := ""
+	if len(items) > 0 {
+		list = codexListText(header, items, math.MaxInt)
+	}
+	text := join(data, list)
+	if len(text) <= budget {
+		return text
+	}
+	avail := budget
+	if fresh && list != "" {
+		avail -= len("\n\n")
+	}
+	block := ""
+	if fresh {
+		block = contextBlock(opt.Agent, data, "")
+	}
+	if list != "" {
+		_, inboxMax := splitBudget(avail, len(block), len(list))
+		list = codexListText(header, items, inboxMax)
+	}
+	if fresh {
+		frame := len(contextBlock(opt.Agent, nil, "")) + 1 // +1: the newline added after a cut file
+		data = cutMiddle(data, avail-len(list)-frame, nowMDPath(opt.Root, opt.Agent))
+	}
+	return join(data, list)
 }
 
 func runCodexStop(opt Options) Result {
@@ -77,7 +115,8 @@ func runCodexStop(opt Options) Result {
 	if len(items) == 0 {
 		return Result{}
 	}
-	text := inboxText(fmt.Sprintf("## st inbox (%d new since last check)", len(items)), items)
+	budget := ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir)
+	text := codexListText(fmt.Sprintf("## st inbox (%d new since last check)", len(items)), items, budget)
 	return codexJSON(orderedStop{"block", text})
 }
 
@@ -88,14 +127,6 @@ func codexList(opt Options, since float64) ([]item, error) {
 		return nil, err
 	}
 	return listInbox(opt.Root, opt.Agent, since)
-}
-
-func inboxText(header string, items []item) string {
-	lines := []string{header}
-	for _, it := range items {
-		lines = append(lines, itemLine(it, 0))
-	}
-	return strings.Join(lines, "\n")
 }
 
 type orderedHSO struct {

@@ -81,6 +81,7 @@ type Options struct {
 	ConfigDir          string // $ST_CONFIG, else $HOME/.config/smalltalk
 	StopFailureWindowS string // ST_STOPFAILURE_WINDOW_S
 	StateDir           string // $XDG_STATE_HOME, else $HOME/.local/state
+	ContextBudget      string // ST_HOOK_CONTEXT_BUDGET (context_budget.go)
 
 	// Notices are the legacy-variable notices resolving root and agent
 	// produced. They never reach a hook's stderr; pre-compact appends

@@ -146,6 +146,7 @@ func (a *app) runHook(event string, opt hooks.Options) (err error) {
 	opt.Operator = a.env.Get("ST_OPERATOR")
 	opt.ConfigDir = a.env.ConfigDir()
 	opt.StopFailureWindowS = a.env.Get("ST_STOPFAILURE_WINDOW_S")
+	opt.ContextBudget = a.env.Get("ST_HOOK_CONTEXT_BUDGET")
 	opt.StateDir = a.env.Get("XDG_STATE_HOME")
 	if opt.StateDir == "" {
 		opt.StateDir = filepath.Join(a.env.Home(), ".local", "state")
