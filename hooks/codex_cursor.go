@@ -27,7 +27,7 @@ import (
 // lowercase, so they never clash with ROOT.
 //
 // The cursor file is a watermark, then the names already announced whose
-// ts is at least the watermark minus cursorSlack, one per line:
+// ts is at least the watermark minus cursorSlackMS, one per line:
 //
 //	1784628007000
 //	1784628006500-bbbbbb.md
@@ -37,7 +37,7 @@ import (
 // before listing, never moving back), not the time the hook ran, so a
 // message landing while the hook lists or writes is not skipped; the names
 // keep the slack window's messages from being announced twice. A message
-// delivered more than cursorSlack after its own timestamp is only in
+// delivered more than cursorSlackMS after its own timestamp is only in
 // `st message ls`, as before.
 const (
 	cursorRootFile = "ROOT"
@@ -52,6 +52,7 @@ type codexCursor struct {
 	unlock func()
 	mark   int64 // unix ms
 	seen   map[string]bool
+	read   string // the file as read, to skip writing it unchanged
 }
 
 // rootKey names root's cursor folder.
@@ -84,7 +85,8 @@ func openCursor(tree *fsutil.Tree, root, agent string) *codexCursor {
 		c.unlock = unlock
 	}
 	if data, _, err := tree.ReadRegular(c.rel); err == nil {
-		c.mark, c.seen = parseCursor(string(data))
+		c.read = string(data)
+		c.mark, c.seen = parseCursor(c.read)
 	}
 	return c
 }
@@ -137,7 +139,9 @@ func (c *codexCursor) save(listed []item, nowMS int64) {
 			b.WriteByte('\n')
 		}
 	}
-	c.tree.WriteAtomic(c.rel, []byte(b.String()))
+	if b.String() != c.read { // most Stops find nothing new: no write, no fsync
+		c.tree.WriteAtomic(c.rel, []byte(b.String()))
+	}
 }
 
 // advanceMark is the new watermark: the newest listed ts, but no later

@@ -160,3 +160,29 @@ func TestCodexCursorSessionStartThenStop(t *testing.T) {
 		t.Fatalf("bob's Stop = %q", out)
 	}
 }
+
+// A Stop that finds nothing new leaves the cursor file alone (no write,
+// no fsync on every turn).
+func TestCodexStopKeepsUnchangedCursor(t *testing.T) {
+	opt := testOptions(t)
+	writeFile(t, filepath.Join(opt.Root, "alice", "inbox", "1784627000000-aaaaaa.md"), "---\nfrom: bob\n---\nhi\n")
+	runCodexStop(opt)
+	matches, _ := filepath.Glob(filepath.Join(opt.StateDir, cursorDir, "*", "alice"+cursorSuffix))
+	if len(matches) != 1 {
+		t.Fatalf("cursor files: %v", matches)
+	}
+	before, err := os.Stat(matches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := runCodexStop(opt).Stdout; len(out) != 0 {
+		t.Fatalf("second Stop = %q", out)
+	}
+	after, err := os.Stat(matches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Error("the unchanged cursor was rewritten")
+	}
+}
