@@ -83,7 +83,14 @@ func runSessionStart(opt Options) Result {
 		return Result{}
 	}
 	text := sessionStartText(opt, ContextBudget(ClaudeCode, opt.ContextBudget, opt.ConfigDir))
-	if opt.JSON {
+	return sessionStartResult(text, opt.JSON)
+}
+
+// sessionStartResult is session-start's output of text: on stderr with
+// exit 2 (the wake-up), or with --json as hookSpecificOutput on stdout,
+// exit 0.
+func sessionStartResult(text string, asJSON bool) Result {
+	if asJSON {
 		out, err := jsstr.Marshal(claudeContext("SessionStart", text))
 		if err != nil {
 			return Result{}

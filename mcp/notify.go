@@ -32,7 +32,7 @@ func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	c = stringifyConn{c}
+	c = newDrainConn(stringifyConn{c})
 	t.mu.Lock()
 	t.conn = c
 	t.mu.Unlock()

@@ -84,8 +84,10 @@ type server struct {
 func newServer(cfg Config) *server {
 	cfg.defaults()
 	s := &server{cfg: cfg, ready: make(chan struct{})}
+	// listChanged as the Node server says it: its SDK sets it on the
+	// first registered tool.
 	opts := &mcp.ServerOptions{
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	}
 	if cfg.Channel {
 		opts.Capabilities.Experimental = map[string]any{"claude/channel": map[string]any{}}

@@ -22,8 +22,40 @@ import (
 // line and the structured result, or an error.
 type tool[In, Out any] struct {
 	name, title, description string
+	effect                   effect             // what a call does to the store
 	outSchema                *jsonschema.Schema // instead of Out's inferred schema
 	run                      func(in In) (summary string, out Out, err error)
+}
+
+// effect is what a tool does to the store, told to the client as the
+// tool's annotations. Clients decide from them whether a call needs the
+// user's approval: Codex with approval_policy=never refuses every tool
+// that has none (the hints then default to destructive and open-world).
+type effect struct {
+	readOnly    bool // changes nothing
+	destructive bool // may remove or overwrite what is there (else it only adds)
+	idempotent  bool // a repeat with the same arguments changes nothing more
+}
+
+// reads is the effect of the tools that only read the store. (Reading an
+// agent that has no folders yet creates them, as every st verb does; no
+// content changes.)
+var reads = effect{readOnly: true, idempotent: true}
+
+// annotations says e with every hint explicit: some clients ignore the
+// rule that destructiveHint means nothing on a read-only tool and read
+// its absence as true. Every tool works on the local store only, never
+// on an open world such as the web.
+func (e effect) annotations(title string) *mcp.ToolAnnotations {
+	no := false
+	destructive := e.destructive
+	return &mcp.ToolAnnotations{
+		Title:           title,
+		ReadOnlyHint:    e.readOnly,
+		DestructiveHint: &destructive,
+		IdempotentHint:  e.idempotent,
+		OpenWorldHint:   &no,
+	}
 }
 
 // add registers t on the server. The input schema is inferred from In
@@ -42,6 +74,7 @@ func add[In, Out any](s *server, t tool[In, Out]) {
 		Name:         t.name,
 		Title:        t.title,
 		Description:  t.description,
+		Annotations:  t.effect.annotations(t.title),
 		InputSchema:  in,
 		OutputSchema: t.outSchema,
 	}

@@ -50,6 +50,7 @@ func (s *server) addContextTools() {
 		name:        "st_context_read",
 		title:       "Read agent context/ working-state",
 		description: "Equivalent to `st context read`. Return the per-agent durable working-state (brief-024, in-context-state leg of lossless-restart). Absent-able: missing files return { text: '', absent: true }.",
+		effect:      reads,
 		run: func(in contextReadIn) (string, contextReadOut, error) {
 			id, err := s.hosted(in.Identity, layout.Strict)
 			if err != nil {
@@ -81,6 +82,8 @@ func (s *server) addContextTools() {
 		name:        "st_context_write",
 		title:       "Rewrite agent context/now.md",
 		description: "Equivalent to `st context write`. Replace now.md with `body`. Whole-file rewrite discipline — v1 rejects edit-in-place because it's how staleness creeps in. Lazy-creates the context/ folder.",
+		// Replaces now.md whole; the same body twice leaves the same file.
+		effect: effect{destructive: true, idempotent: true},
 		run: func(in contextWriteIn) (string, contextWriteOut, error) {
 			id, err := s.hosted(in.Identity, layout.Strict)
 			if err != nil {
@@ -103,6 +106,8 @@ func (s *server) addContextTools() {
 		name:        "st_context_append",
 		title:       "Append one decision to context/decisions/",
 		description: "Equivalent to `st context append --decision <text> --why <text>`. Creates a new file `<unix-ms>-<rand6>.md` under `<st-root>/<identity>/context/decisions/` with one bulleted line. Append semantics = new file per entry — no rewriting an existing log, no clobbering on race. Lazy-creates the context/ + decisions/ folders.",
+		// A new decision file per call; nothing is replaced.
+		effect: effect{},
 		run: func(in contextAppendIn) (string, contextAppendOut, error) {
 			id, err := s.hosted(in.Identity, layout.Strict)
 			if err != nil {

@@ -76,6 +76,7 @@ func (s *server) addMessageTools() {
 		name:        "st_msg_ls",
 		title:       "List inbox or archive",
 		description: "Equivalent to `st message ls`. List filenames in <identity>/inbox/ (or <identity>/archive/ with archive=true). Filterable by --since (filename ts) and fromFilter (frontmatter `from:`).",
+		effect:      reads,
 		run: func(in lsIn) (string, lsOut, error) {
 			var f inbox.Filter
 			if in.FromFilter != nil {
@@ -115,6 +116,7 @@ func (s *server) addMessageTools() {
 		name:        "st_msg_read",
 		title:       "Read one smalltalk message",
 		description: "Equivalent to `st message read`. Return the parsed message at <identity>/inbox/<filename> (or archive, with auto-fallback). identity defaults to $ST_AGENT.",
+		effect:      reads,
 		run: func(in readIn) (string, located, error) {
 			id, err := s.agent(in.Identity)
 			if err != nil {
@@ -147,6 +149,9 @@ func (s *server) addMessageTools() {
 		name:        "st_msg_archive",
 		title:       "Archive a smalltalk message",
 		description: "Equivalent to `st message archive`. Move <identity>/inbox/<filename> to <identity>/archive/<filename>. Idempotent on a byte-identical twin; refuses on divergent twin (ARCHIVE_CONFLICT).",
+		// Moves the message to the archive, whose copy is never replaced:
+		// nothing is lost, and archiving again changes nothing.
+		effect: effect{idempotent: true},
 		run: func(in archiveIn) (string, archiveOut, error) {
 			if !message.IsDeliverable(in.Filename) {
 				return "", archiveOut{}, sterr.InvalidName(in.Filename)
@@ -177,6 +182,7 @@ func (s *server) addMessageTools() {
 		name:        "st_msg_thread",
 		title:       "Walk a smalltalk thread",
 		description: "Equivalent to `st message thread`. Return every message reachable from <filename> via in-reply-to (both directions, cross-identity). Default = flat chronological; tree=true preserves the depth-indented hierarchy.",
+		effect:      reads,
 		run: func(in threadIn) (string, threadOut, error) {
 			if !message.IsCanonical(in.Filename) {
 				return "", threadOut{}, sterr.InvalidName(in.Filename)
@@ -235,6 +241,8 @@ func (s *server) addReply() {
 		name:        "st_msg_reply",
 		title:       "Reply to a smalltalk message",
 		description: "Channel-mode-only. Write a reply to <thread>'s sender. Equivalent to `st_msg_send` with `to` derived from the original's `from:` field, `inReplyTo: <thread>`, and a default `subject` of `re: <original-subject>`.",
+		// Like st_msg_send: a new message per call.
+		effect: effect{},
 		run: func(in replyIn) (string, replyOut, error) {
 			if !message.IsCanonical(in.Thread) {
 				return "", replyOut{}, sterr.InvalidName(in.Thread)

@@ -28,6 +28,9 @@ func (s *server) addSend() {
 		name:        "st_msg_send",
 		title:       "Send a smalltalk message",
 		description: "Equivalent to `st message send`. Write a new message to <to>/inbox/. The act of writing IS the send; sync moves the file across machines later.",
+		// A new file in the recipient's inbox per call: nothing is
+		// replaced, and a repeat sends the message again.
+		effect: effect{},
 		run: func(in sendIn) (string, sentOut, error) {
 			if err := layout.CheckAgent(in.To); err != nil {
 				return "", sentOut{}, err

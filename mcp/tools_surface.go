@@ -35,6 +35,7 @@ func (s *server) addAgents() {
 		name:        "st_agents",
 		title:       "Enumerate smalltalk agents",
 		description: "Equivalent to `st agents`. Enumerate agents present in $ST_ROOT with their effective status. Pass `enrich: true` to include `lastActivity` and inbox unread count per agent. Useful for peer discovery before sending — call this when you need to know who's available to message.",
+		effect:      reads,
 		outSchema:   outputSchema[agentsSchema](),
 		run: func(in agentsIn) (string, agentsOut, error) {
 			t := s.readTree()
@@ -109,6 +110,8 @@ func (s *server) addResourceTools() {
 		name:        "st_resource_add",
 		title:       "Add a resource (annotated URL)",
 		description: "Equivalent to `st resource add`. Write a new resource file under the agent's own resources/ folder. URL is required; title/tags/body are optional. The act of writing IS the publish; sync surfaces it to peers later.",
+		// A new resource file per call; nothing is replaced.
+		effect: effect{},
 		run: func(in resourceAddIn) (string, resourceAddOut, error) {
 			if err := resource.CheckURL(in.URL); err != nil {
 				return "", resourceAddOut{}, err
@@ -139,6 +142,7 @@ func (s *server) addResourceTools() {
 		name:        "st_resource_ls",
 		title:       "List an agent's resources",
 		description: "Equivalent to `st resource ls`. Returns parsed resource records (filename + url + title + tags) for the given identity. Identity defaults to $ST_AGENT but any peer is readable.",
+		effect:      reads,
 		run: func(in resourceLsIn) (string, resourceLsOut, error) {
 			id, err := s.agent(in.Identity) // grammar only, like upstream
 			if err != nil {
@@ -161,6 +165,7 @@ func (s *server) addResourceTools() {
 		name:        "st_resource_read",
 		title:       "Read one of an agent's resources",
 		description: "Equivalent to `st resource read`. Returns the parsed Resource (url + title + tags + body). Identity defaults to $ST_AGENT.",
+		effect:      reads,
 		run: func(in resourceReadIn) (string, resourceReadOut, error) {
 			id, err := s.agent(in.Identity)
 			if err != nil {
@@ -188,6 +193,8 @@ func (s *server) addResourceTools() {
 		name:        "st_resource_remove",
 		title:       "Remove one of your own resources",
 		description: "Equivalent to `st resource rm`. Deletes a resource from the agent's own resources/. Single-writer: only the resource owner can remove. Throws RESOURCE_NOT_FOUND if the filename doesn't exist.",
+		// Deletes the resource file; a repeat finds nothing to delete.
+		effect: effect{destructive: true, idempotent: true},
 		run: func(in resourceRemoveIn) (string, resourceRemoveOut, error) {
 			if err := resource.CheckName(in.Filename); err != nil {
 				return "", resourceRemoveOut{}, err

@@ -33,9 +33,9 @@ func TestMCPInitialize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := `{"tools":{}}`
+		want := `{"tools":{"listChanged":true}}`
 		if channel {
-			want = `{"experimental":{"claude/channel":{}},"tools":{}}`
+			want = `{"experimental":{"claude/channel":{}},"tools":{"listChanged":true}}`
 		}
 		if string(caps) != want {
 			t.Errorf("channel=%v: capabilities %s, want %s", channel, caps, want)

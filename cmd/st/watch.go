@@ -45,10 +45,6 @@ func (c *watchCmd) help(a *app) string {
            (cross-tree supervisor mode; uses --from / $ST_AGENT
            for the suppression id).
   <identity>: watch THAT identity's inbox specifically.
-
-  Examples:
-    {NAME} watch --since-now --with-subject   # new arrivals, with subjects
-    {NAME} watch bob --once                   # replay bob's inbox and exit
 `, a.name)
 }
 

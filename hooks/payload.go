@@ -1,16 +1,7 @@
-// Package hookkit is the logic of the Claude Code hooks beyond session
-// boundaries (issue 6): it turns a hook payload into an event-log line,
-// and decides what, if anything, a hook tells the model or the operator —
-// context-fill warnings, flush reminders, the subagent contract, large-read
-// advisories, deny rules, thrash detection, operator notes, stop-failure
-// retries, the pre-compact digest and "waiting on a human".
-//
-// It holds no CLI code and reads no environment: callers pass the
-// payload, the config, the knobs and the clock. State lives in the store
-// next to the event log (events.StatePath) and is only touched under a
-// lock; every rule fails open (a missing or unreadable input means "say
-// nothing").
-package hookkit
+// The payload: what Claude Code sends a hook on stdin, and the event-log
+// line made from it.
+
+package hooks
 
 import (
 	"crypto/sha256"

@@ -1,4 +1,4 @@
-package hookkit
+package hooks
 
 import (
 	"bytes"

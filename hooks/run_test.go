@@ -1,4 +1,4 @@
-package hookkit
+package hooks
 
 import (
 	"encoding/json"
@@ -13,11 +13,11 @@ import (
 	"github.com/smalltalk-go/st/internal/fsutil"
 )
 
-func testEnv(t *testing.T) (Env, string) {
+func testEnv(t *testing.T) (Options, string) {
 	t.Helper()
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, "alice"), 0o777)
-	return Env{Root: root, Agent: "alice", Now: func() time.Time { return t0 }, Config: DefaultConfig(),
+	return Options{Root: root, Agent: "alice", Now: func() time.Time { return t0 }, Config: DefaultConfig(),
 		Knobs: KnobsFrom(func(string) string { return "" })}, root
 }
 
@@ -328,7 +328,7 @@ func TestRecord(t *testing.T) {
 	}
 }
 
-func retryEnv(t *testing.T) (Env, string) {
+func retryEnv(t *testing.T) (Options, string) {
 	env, root := testEnv(t)
 	env.Knobs.RetryBase = 20 * time.Millisecond
 	env.Knobs.RetryMax = 40 * time.Millisecond
@@ -451,7 +451,7 @@ func TestDigestFor(t *testing.T) {
 func BenchmarkRunPostToolUse(b *testing.B) {
 	root := b.TempDir()
 	os.MkdirAll(filepath.Join(root, "alice"), 0o777)
-	env := Env{Root: root, Agent: "alice", Config: DefaultConfig(), Knobs: KnobsFrom(func(string) string { return "" })}
+	env := Options{Root: root, Agent: "alice", Config: DefaultConfig(), Knobs: KnobsFrom(func(string) string { return "" })}
 	in := []byte(`{"session_id":"s1","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_response":{"stdout":"ok"},"duration_ms":1200}`)
 	for b.Loop() {
 		Run(PostToolUse, in, env)
@@ -462,7 +462,7 @@ func BenchmarkRunPostToolUse(b *testing.B) {
 func BenchmarkRunPreToolUseDeny(b *testing.B) {
 	root := b.TempDir()
 	os.MkdirAll(filepath.Join(root, "alice"), 0o777)
-	env := Env{Root: root, Agent: "alice", Config: ParseConfig([]byte("deny:\n  - {tool: Bash, pattern: 'rm\\s+-rf', reason: no}\n")),
+	env := Options{Root: root, Agent: "alice", Config: ParseConfig([]byte("deny:\n  - {tool: Bash, pattern: 'rm\\s+-rf', reason: no}\n")),
 		Knobs: KnobsFrom(func(string) string { return "" })}
 	in := []byte(`{"session_id":"s1","tool_name":"Read","tool_input":{"file_path":"/etc/hostname"}}`)
 	for b.Loop() {

@@ -1,4 +1,4 @@
-package hookkit
+package hooks
 
 import (
 	"context"
@@ -9,10 +9,13 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	mathrand "math/rand/v2"
 	"time"
 
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/message"
 )
 
 // Retry limits.
@@ -176,4 +179,72 @@ func GiveUpNote(agent, failType string) (subject, body string) {
 	return fmt.Sprintf("agent %s: gave up retrying %s", agent, failType),
 		fmt.Sprintf("Agent %s failed %d retries in a row on %s. st stopped retrying; the agent waits for a prompt.\n",
 			agent, MaxAttempts, failType)
+}
+
+// RetryPoll is how often a sleeping retry checks whether it was
+// superseded.
+const RetryPoll = time.Second
+
+// StopFailureRetry is `st hook stop-failure --retry`, run after the
+// normal stop-failure policy: for a transient failure it records the
+// attempt, tells the operator at the alert attempt or when giving up,
+// waits the backoff and asks the model to retry (exit 2 and one stderr
+// line, for asyncRewake); a retry superseded while it waits exits 0
+// silently. Any other failure ends the session's streak. It also appends
+// the StopFailure event line.
+func StopFailureRetry(stdin []byte, opt Options) Result {
+	if opt.Agent == "" {
+		return Result{}
+	}
+	p, _ := ParsePayload(stdin)
+	failType := p.FailureType()
+	ev := NewEvent("StopFailure", &p, opt.now())
+	t, err := fsutil.OpenOrCreate(opt.Root)
+	if err != nil {
+		return Result{}
+	}
+	defer t.Close()
+	ctx, cancel := hookCtx()
+	defer cancel()
+	if !Transient(failType) {
+		ClearRetry(ctx, t, opt.Agent, p.SessionID)
+		Append(ctx, t, opt, ev)
+		return Result{}
+	}
+	streak, err := BeginRetry(ctx, t, opt.Agent, p.SessionID, failType, opt.now())
+	if err != nil {
+		Append(ctx, t, opt, ev)
+		return Result{}
+	}
+	ev.Attempt = streak.Attempt
+	plan := PlanFor(streak.Attempt)
+	to := opt.Config.Recipient(opt.Operator)
+	switch plan {
+	case PlanRetryAndAlert:
+		subject, body := AlertNote(opt.Agent, failType, streak.Attempt)
+		if to != opt.Agent && layout.ValidAgent(to) {
+			sendNote(t, opt, to, message.Message{From: opt.Agent, Subject: subject, Body: []byte(body)})
+		}
+		ev.Advice = "retry-alert"
+	case PlanGiveUp:
+		subject, body := GiveUpNote(opt.Agent, failType)
+		if to != opt.Agent && layout.ValidAgent(to) {
+			sendNote(t, opt, to, message.Message{From: opt.Agent, Subject: subject, Priority: "high", Body: []byte(body)})
+		}
+		ev.Advice = "retry-give-up"
+	case PlanRetry:
+		ev.Advice = "retry"
+	}
+	Append(ctx, t, opt, ev)
+	if plan != PlanRetry && plan != PlanRetryAndAlert {
+		return Result{}
+	}
+	delay := Backoff(streak.Attempt, opt.Knobs.RetryBase, opt.Knobs.RetryMax, mathrand.Float64())
+	poll := min(RetryPoll, max(delay/10, 10*time.Millisecond))
+	if Wait(context.Background(), delay, poll, func() bool {
+		return Superseded(t, opt.Agent, p.SessionID, streak.Token)
+	}) {
+		return Result{}
+	}
+	return Result{Stderr: []byte(RetryLine(failType, streak.Attempt)), Code: 2}
 }
