@@ -3,8 +3,8 @@ package hooks
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
@@ -19,35 +19,80 @@ import (
 // continue} is rejected by both, so ours prints the shapes Codex accepts
 // (st-compat.md §9 #36 asked to raise it; the text is upstream's).
 
-const noAgent = "st-codex-hook: ST_AGENT not set\n"
-
-// cursorDir is the codex-stop cursor's folder under the state dir.
+// cursorDir is the Codex cursors' folder under the state dir
+// (codex_cursor.go).
 const cursorDir = "st-codex-hooks"
 
 func runCodexSessionStart(opt Options) Result {
 	if opt.Agent == "" {
-		return Result{Stderr: []byte(noAgent), Code: 1}
+		return Result{} // fail open: no agent, nothing to say (issue 11)
 	}
-	var parts []string
-	if data, ok := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now()); ok {
-		parts = append(parts, contextBlock(opt.Agent, data, ""))
-	}
+	data, fresh := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now())
+	nowMS := opt.Now().UnixMilli()
 	items, err := codexList(opt, -1)
 	if err != nil {
 		return systemMessage("st message ls --json failed: " + strings.TrimSuffix(errLine(err), "\n"))
 	}
-	if len(items) > 0 {
-		parts = append(parts, inboxText(fmt.Sprintf("## st inbox (%d unread)", len(items)), items))
+	// What SessionStart lists is announced: move the agent's cursor past
+	// it, so the first Stop does not repeat it (issue 11).
+	if t, err := fsutil.OpenOrCreate(filepath.Join(opt.StateDir, cursorDir)); err == nil {
+		c := openCursor(t, opt.Root, opt.Agent)
+		c.save(items, nowMS)
+		c.close()
+		t.Close()
 	}
-	if len(parts) == 0 {
+	if !fresh && len(items) == 0 {
 		return Result{}
 	}
-	return codexJSON(map[string]any{"hookSpecificOutput": orderedHSO{"SessionStart", strings.Join(parts, "\n\n")}})
+	text := codexStartText(opt, data, fresh, items, ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir))
+	return codexJSON(map[string]any{"hookSpecificOutput": orderedHSO{"SessionStart", text}})
+}
+
+// codexStartText is now.md's block (when fresh), then a blank line, then
+// the inbox list (when not empty), in at most budget bytes
+// (context_budget.go).
+func codexStartText(opt Options, data []byte, fresh bool, items []item, budget int) string {
+	header := fmt.Sprintf("## st inbox (%d unread)", len(items))
+	join := func(data []byte, list string) string {
+		var parts []string
+		if fresh {
+			parts = append(parts, contextBlock(opt.Agent, data, ""))
+		}
+		if list != "" {
+			parts = append(parts, list)
+		}
+		return strings.Join(parts, "\n\n")
+	}
+	list := ""
+	if len(items) > 0 {
+		list = codexListText(header, items, math.MaxInt)
+	}
+	text := join(data, list)
+	if len(text) <= budget {
+		return text
+	}
+	avail := budget
+	if fresh && list != "" {
+		avail -= len("\n\n")
+	}
+	block := ""
+	if fresh {
+		block = contextBlock(opt.Agent, data, "")
+	}
+	if list != "" {
+		_, inboxMax := splitBudget(avail, len(block), len(list))
+		list = codexListText(header, items, inboxMax)
+	}
+	if fresh {
+		frame := len(contextBlock(opt.Agent, nil, "")) + 1 // +1: the newline added after a cut file
+		data = cutMiddle(data, avail-len(list)-frame, nowMDPath(opt.Root, opt.Agent))
+	}
+	return join(data, list)
 }
 
 func runCodexStop(opt Options) Result {
 	if opt.Agent == "" {
-		return Result{Stderr: []byte(noAgent), Code: 1}
+		return Result{} // fail open: no agent, nothing to say (issue 11)
 	}
 	dir := filepath.Join(opt.StateDir, cursorDir)
 	t, err := fsutil.OpenOrCreate(dir)
@@ -55,23 +100,23 @@ func runCodexStop(opt Options) Result {
 		return systemMessage("could not create state dir: " + dir)
 	}
 	defer t.Close()
-	cursor := int64(0)
-	if data, _, err := t.ReadRegular("last-checked.txt"); err == nil {
-		s := strings.TrimSuffix(string(data), "\n")
-		if jsstr.IsDigits(s) {
-			cursor, _ = strconv.ParseInt(s, 10, 64)
-		}
+	if err := layout.EnsureAgent(opt.Root, opt.Agent); err != nil {
+		return systemMessage("st message ls --json failed: " + strings.TrimSuffix(errLine(err), "\n"))
 	}
+	c := openCursor(t, opt.Root, opt.Agent)
+	defer c.close()
 	nowMS := opt.Now().UnixMilli()
-	items, err := codexList(opt, float64(cursor))
+	listed, err := codexList(opt, c.since())
 	if err != nil {
 		return systemMessage("st message ls --json failed: " + strings.TrimSuffix(errLine(err), "\n"))
 	}
-	t.WriteAtomic("last-checked.txt", []byte(strconv.FormatInt(nowMS, 10)))
+	items := c.unseen(listed)
+	c.save(listed, nowMS)
 	if len(items) == 0 {
 		return Result{}
 	}
-	text := inboxText(fmt.Sprintf("## st inbox (%d new since last check)", len(items)), items)
+	budget := ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir)
+	text := codexListText(fmt.Sprintf("## st inbox (%d new since last check)", len(items)), items, budget)
 	return codexJSON(orderedStop{"block", text})
 }
 
@@ -82,14 +127,6 @@ func codexList(opt Options, since float64) ([]item, error) {
 		return nil, err
 	}
 	return listInbox(opt.Root, opt.Agent, since)
-}
-
-func inboxText(header string, items []item) string {
-	lines := []string{header}
-	for _, it := range items {
-		lines = append(lines, itemLine(it, 0))
-	}
-	return strings.Join(lines, "\n")
 }
 
 type orderedHSO struct {

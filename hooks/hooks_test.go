@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 )
 
 var fixed = time.Date(2026, 7, 21, 10, 0, 0, 0, time.UTC)
@@ -130,30 +129,6 @@ func TestParseConfigOperator(t *testing.T) {
 		if got := ParseConfig([]byte(tt.yaml)).Operator; got != tt.operator {
 			t.Errorf("ParseConfig(%q).Operator = %q, want %q", tt.yaml, got, tt.operator)
 		}
-	}
-}
-
-func TestCutMiddle(t *testing.T) {
-	long := strings.Repeat("héllo wörld\n", 2000)
-	for _, max := range []int{0, 10, 500, 5000, len(long) - 1} {
-		got := cutMiddle([]byte(long), max)
-		if len(got) > max && max >= 100 {
-			t.Errorf("cutMiddle(%d) gave %d bytes", max, len(got))
-		}
-		if !utf8.Valid(got) {
-			t.Errorf("cutMiddle(%d) is not valid UTF-8", max)
-		}
-		if max >= 500 {
-			if !bytes.HasPrefix(got, []byte("héllo")) || !bytes.HasSuffix(got, []byte("wörld\n")) {
-				t.Errorf("cutMiddle(%d) lost the head or tail", max)
-			}
-			if !bytes.Contains(got, []byte("cut here")) {
-				t.Errorf("cutMiddle(%d) has no marker", max)
-			}
-		}
-	}
-	if got := cutMiddle([]byte("short"), 100); string(got) != "short" {
-		t.Errorf("cutMiddle(short) = %q", got)
 	}
 }
 
@@ -294,6 +269,7 @@ func TestOutputsAreAccepted(t *testing.T) {
 		for _, asJSON := range []bool{false, true} {
 			o := opt
 			o.JSON = asJSON
+			o.StateDir = t.TempDir() // a cursor of its own: Stop reports the message
 			r := Run(event, Sample(event), o)
 			if err := CheckOutput(event, r.Stdout); err != nil {
 				t.Errorf("%s json=%v: %v\n%s", event, asJSON, err, r.Stdout)

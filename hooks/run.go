@@ -43,6 +43,7 @@ type Options struct {
 	Session            string // CLAUDE_CODE_SESSION_ID, for hooks that read no payload
 	ConfigDir          string // $ST_CONFIG, else $HOME/.config/smalltalk
 	StateDir           string // $XDG_STATE_HOME, else $HOME/.local/state
+	ContextBudget      string // ST_HOOK_CONTEXT_BUDGET (context_budget.go)
 	Knobs              Knobs
 	Spool              SpoolEnv // stored with a captured prompt (Serve adds the host)
 
@@ -53,6 +54,8 @@ type Options struct {
 	// produced. They never reach a hook's stderr; pre-compact appends
 	// them to its log.
 	Notices []byte
+
+	late *latePayload // stdin of a hook that reads no payload, for its event line
 
 	// TestPanic makes the hook panic at its start and TestDelay makes it
 	// sleep first (pre-compact: inside its write), so tests can exercise
@@ -164,6 +167,8 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 	var payload []byte
 	if ok && h.readsPayload {
 		payload = readBounded(stdin, StdinBound)
+	} else if ok && !h.onStore {
+		opt.late = readLate(stdin) // for the event line's session (late_payload.go)
 	}
 	opt.Config = DefaultConfig()
 	if h.readsConfig {
@@ -359,6 +364,9 @@ func Append(ctx context.Context, t *fsutil.Tree, opt Options, ev *events.Event) 
 // after it ran; a panic here is dropped like any other log failure.
 func record(event string, payload []byte, opt Options) {
 	defer func() { recover() }()
+	if payload == nil {
+		payload = opt.logPayload()
+	}
 	Record(event, payload, opt.Session, opt)
 }
 

@@ -77,17 +77,12 @@ func contextBlock(id string, data []byte, trailer string) string {
 }
 
 func runSessionStart(opt Options) Result {
-	now := opt.Now()
-	summary := ""
-	if opt.Inbox && opt.Agent != "" {
-		summary = inboxSummary(opt.Root, opt.Agent)
+	if opt.Agent == "" {
+		// Fail open (issue 11): with a user-scope install every session
+		// runs this hook; without an agent the ritual could only fail.
+		return Result{}
 	}
-	text := summary + RitualLine
-	if data, ok := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, now); ok {
-		frame := len(contextBlock(opt.Agent, nil, "\n\n")) + 1
-		data = cutMiddle(data, MaxText-len(text)-frame)
-		text = contextBlock(opt.Agent, data, "\n\n") + text
-	}
+	text := sessionStartText(opt, ContextBudget(ClaudeCode, opt.ContextBudget, opt.ConfigDir))
 	return sessionStartResult(text, opt.JSON)
 }
 
@@ -105,6 +100,35 @@ func sessionStartResult(text string, asJSON bool) Result {
 	return Result{Stderr: []byte(text), Code: 2}
 }
 
+// sessionStartText is the now.md block, the inbox summary (--inbox) and
+// the ritual line, in at most budget bytes (context_budget.go).
+func sessionStartText(opt Options, budget int) string {
+	var items []item
+	if opt.Inbox {
+		items, _ = listInbox(opt.Root, opt.Agent, -1)
+	}
+	data, fresh := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now())
+	block := func(data []byte) string {
+		if !fresh {
+			return ""
+		}
+		return contextBlock(opt.Agent, data, "\n\n")
+	}
+	summary := inboxSummary(items, -1)
+	text := block(data) + summary + RitualLine
+	if len(text) <= budget {
+		return text
+	}
+	avail := budget - len(RitualLine)
+	_, inboxMax := splitBudget(avail, len(block(data)), len(summary))
+	summary = inboxSummary(items, inboxMax)
+	if fresh {
+		frame := len(block(nil)) + 1 // +1: the newline added after a cut file
+		data = cutMiddle(data, avail-len(summary)-frame, nowMDPath(opt.Root, opt.Agent))
+	}
+	return block(data) + summary + RitualLine
+}
+
 // claudeContext is Claude Code's hookSpecificOutput carrying context.
 func claudeContext(event, text string) any {
 	type hso struct {
@@ -116,57 +140,40 @@ func claudeContext(event, text string) any {
 	}{hso{event, text}}
 }
 
-// cutMiddle shortens data to at most max bytes by replacing its middle
-// with a marker line, keeping the head and the tail on UTF-8 boundaries.
-func cutMiddle(data []byte, max int) []byte {
-	if len(data) <= max {
-		return data
-	}
-	if max < 0 {
-		max = 0
-	}
-	marker := func(n int) string {
-		return fmt.Sprintf("\n[… st: %d bytes of now.md cut here; `st context read` prints all of it …]\n", n)
-	}
-	keep := max - len(marker(len(data)))
-	if keep < 0 {
-		keep = 0
-	}
-	head := keep / 2
-	for head > 0 && !utf8.RuneStart(data[head]) {
-		head--
-	}
-	tail := len(data) - (keep - head)
-	for tail < len(data) && !utf8.RuneStart(data[tail]) {
-		tail++
-	}
-	out := make([]byte, 0, max)
-	out = append(out, data[:head]...)
-	out = append(out, marker(tail-head)...)
-	return append(out, data[tail:]...)
-}
-
-// inboxSummary describes the agent's unread inbox for session-start
-// --inbox: the count, then the newest few as filename, sender, subject.
-// An empty or unreadable inbox gives "".
-func inboxSummary(root, id string) string {
-	items, err := listInbox(root, id, -1)
-	if err != nil || len(items) == 0 {
+// inboxSummary describes the unread inbox for session-start --inbox:
+// the count, then the newest few as filename, sender, subject, in at most
+// limit bytes (< 0: no limit; lines that do not fit join the "older"
+// count). No items, or not even the count fitting, gives "".
+func inboxSummary(items []item, limit int) string {
+	if len(items) == 0 {
 		return ""
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "## st inbox (%d unread)\n", len(items))
-	shown := 0
-	for i := len(items) - 1; i >= 0 && shown < inboxShown; i-- {
-		b.WriteString(itemLine(items[i], maxSubject))
-		b.WriteByte('\n')
-		shown++
+	header := fmt.Sprintf("## st inbox (%d unread)\n", len(items))
+	var lines []string
+	for i := len(items) - 1; i >= 0 && len(lines) < inboxShown; i-- {
+		lines = append(lines, itemLine(items[i], maxSubject)+"\n")
 	}
-	if rest := len(items) - shown; rest > 0 {
-		fmt.Fprintf(&b, "- … and %d older (`st message ls`)\n", rest)
+	older := func(n int) string {
+		if n == 0 {
+			return ""
+		}
+		return fmt.Sprintf("- … and %d older (`st message ls`)\n", n)
 	}
-	b.WriteByte('\n')
-	return b.String()
+	size := func(k int) int {
+		n := len(header) + len(older(len(items)-k)) + 1
+		for _, l := range lines[:k] {
+			n += len(l)
+		}
+		return n
+	}
+	k := len(lines)
+	if limit >= 0 {
+		k = fitCount(len(lines), size, limit)
+	}
+	if k < 0 {
+		return ""
+	}
+	return header + strings.Join(lines[:k], "") + older(len(items)-k) + "\n"
 }
 
 // itemLine is "- <filename>  <from>[  Subject: <subject>]", the codex

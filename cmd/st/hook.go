@@ -137,6 +137,7 @@ func (a *app) resolveHook(opt *hooks.Options) {
 	opt.PrecompactTimeoutS = a.env.Get("ST_PRECOMPACT_TIMEOUT_S")
 	opt.PrecompactFreshS = a.env.Get("ST_PRECOMPACT_FRESH_S")
 	opt.StopFailureWindowS = a.env.Get("ST_STOPFAILURE_WINDOW_S")
+	opt.ContextBudget = a.env.Get("ST_HOOK_CONTEXT_BUDGET")
 	opt.Operator = a.env.Get("ST_OPERATOR")
 	opt.Session = a.env.Get("CLAUDE_CODE_SESSION_ID")
 	opt.ConfigDir = a.env.ConfigDir()

@@ -1,0 +1,198 @@
+package hooks
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The text a hook injects (now.md, the inbox list) has a budget (issue
+// 11): Claude Code moves any output string of 10,000 characters or more
+// to a file and shows a preview; Codex truncates additionalContext past
+// about 2,500 tokens and copies the whole text into a world-readable temp
+// folder. Budgets count bytes of UTF-8, never fewer than characters (or
+// JavaScript's UTF-16 units), and about four per token. Over budget,
+// now.md loses its middle and the inbox list its tail, each with a marker
+// saying what was cut and where to read it all; under budget the text is
+// exactly what it was without one.
+//
+// The budget is, first that applies:
+//
+//	ST_HOOK_CONTEXT_BUDGET=6000        every client
+//	hook_context_budget: 6000          in $ST_CONFIG/config.yaml, every client
+//	hook_context_budget: {claude-code: 9999, codex: 6000}
+//	the client's default               DefaultClaudeBudget, DefaultCodexBudget
+//
+// A value that is not a positive integer is ignored; one under MinBudget
+// counts as MinBudget.
+const (
+	DefaultClaudeBudget = MaxText // under Claude Code's 10,000-character cap
+	DefaultCodexBudget  = 8000    // about 2,000 tokens, under Codex's 2,500
+	MinBudget           = 1000
+	configBudgetKey     = "hook_context_budget"
+)
+
+// ContextBudget resolves the budget of client's hooks from env (the value
+// of ST_HOOK_CONTEXT_BUDGET) and the config folder.
+func ContextBudget(client, env, configDir string) int {
+	if n, ok := budgetValue(env); ok {
+		return n
+	}
+	if configDir != "" {
+		if data, err := os.ReadFile(filepath.Join(configDir, "config.yaml")); err == nil {
+			if n, ok := configBudget(data, client); ok {
+				return n
+			}
+		}
+	}
+	if client == Codex {
+		return DefaultCodexBudget
+	}
+	return DefaultClaudeBudget
+}
+
+func budgetValue(s string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	return max(n, MinBudget), true
+}
+
+// configBudget reads hook_context_budget: an integer, or a mapping from
+// client to integer.
+func configBudget(data []byte, client string) (int, bool) {
+	var doc map[string]yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil {
+		return 0, false
+	}
+	node, ok := doc[configBudgetKey]
+	if !ok {
+		return 0, false
+	}
+	if node.Kind == yaml.MappingNode {
+		var per map[string]yaml.Node
+		if node.Decode(&per) != nil {
+			return 0, false
+		}
+		if node, ok = per[client]; !ok {
+			return 0, false
+		}
+	}
+	if node.Kind != yaml.ScalarNode {
+		return 0, false
+	}
+	return budgetValue(node.Value)
+}
+
+// nowMDPath is the absolute path of agent's now.md, for the cut marker.
+func nowMDPath(root, agent string) string {
+	p := filepath.Join(root, agent, "context", "now.md")
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// splitBudget shares avail bytes between now.md's block and the inbox
+// list, which need nowNeed and inboxNeed: when both do not fit, the inbox
+// gets what now.md leaves, but at least a third (it is only pointers to
+// files; now.md is the agent's state), and now.md the rest.
+func splitBudget(avail, nowNeed, inboxNeed int) (nowMax, inboxMax int) {
+	if nowNeed+inboxNeed <= avail {
+		return nowNeed, inboxNeed
+	}
+	inboxMax = min(inboxNeed, max(avail/3, avail-nowNeed))
+	return avail - inboxMax, inboxMax
+}
+
+// cutMiddle shortens now.md's bytes to at most limit by replacing the
+// middle with a marker line that says how much was cut and where the
+// whole file is (path). The head and the tail end and start on line
+// breaks when one is near (lineSnap), else on UTF-8 boundaries. A limit
+// too small for the marker gives the marker alone.
+func cutMiddle(data []byte, limit int, path string) []byte {
+	if len(data) <= limit {
+		return data
+	}
+	marker := func(n int) string {
+		return fmt.Sprintf("\n[… st: %d of %d bytes of now.md cut here; read all of it with `st context read` or at %s …]\n",
+			n, len(data), path)
+	}
+	keep := max(limit-len(marker(len(data))), 0)
+	head := keep / 2
+	for head > 0 && !utf8.RuneStart(data[head]) {
+		head--
+	}
+	if i := bytes.LastIndexByte(data[:head], '\n'); i >= 0 && head-(i+1) <= lineSnap {
+		head = i + 1
+	}
+	tail := len(data) - (keep - head)
+	for tail < len(data) && !utf8.RuneStart(data[tail]) {
+		tail++
+	}
+	if i := bytes.IndexByte(data[tail:], '\n'); tail > 0 && data[tail-1] != '\n' && i >= 0 && i+1 <= lineSnap {
+		tail += i + 1
+	}
+	m := marker(tail - head)
+	if head == 0 || data[head-1] == '\n' {
+		m = m[1:] // the head ends a line already
+	}
+	out := make([]byte, 0, limit)
+	out = append(out, data[:head]...)
+	out = append(out, m...)
+	return append(out, data[tail:]...)
+}
+
+// lineSnap is how far cutMiddle moves a cut to land on a line break.
+const lineSnap = 160
+
+// fitCount is how many of n lines fit, in order, in limit bytes: size(k) is
+// the whole text's size with the first k lines (lines and markers
+// included); -1 when not even k = 0 fits.
+func fitCount(n int, size func(k int) int, limit int) int {
+	k := -1
+	for i := 0; i <= n && size(i) <= limit; i++ {
+		k = i
+	}
+	return k
+}
+
+// codexListText is the Codex hooks' inbox text, header then one line per
+// item joined with "\n", in at most limit bytes: lines that do not fit are
+// replaced by a marker line. "" when not even the header fits.
+func codexListText(header string, items []item, limit int) string {
+	lines := make([]string, len(items))
+	for i, it := range items {
+		lines[i] = itemLine(it, 0)
+	}
+	more := func(n int) string {
+		return fmt.Sprintf("… [cut: %d more messages; run `st message ls`]", n)
+	}
+	sizes := make([]int, len(lines)+1) // sizes[k]: header and the first k lines
+	sizes[0] = len(header)
+	for i, l := range lines {
+		sizes[i+1] = sizes[i] + 1 + len(l)
+	}
+	size := func(k int) int {
+		if k == len(lines) {
+			return sizes[k]
+		}
+		return sizes[k] + 1 + len(more(len(lines)-k))
+	}
+	k := fitCount(len(lines), size, limit)
+	if k < 0 {
+		return ""
+	}
+	parts := append([]string{header}, lines[:k]...)
+	if k < len(lines) {
+		parts = append(parts, more(len(lines)-k))
+	}
+	return strings.Join(parts, "\n")
+}
