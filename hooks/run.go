@@ -390,12 +390,15 @@ func Record(event string, payload []byte, session string, opt Options) {
 	defer t.Close()
 	ctx, cancel := hookCtx()
 	defer cancel()
+	Append(ctx, t, opt, ev)
 	if event == SessionStart && t.IsDir(opt.Agent) {
+		// A lock budget of its own: the line above may have used up the first.
+		ctx, cancel := hookCtx()
+		defer cancel()
 		start := opt.Start
 		if start.IsZero() {
 			start = opt.now()
 		}
 		StartArrivals(ctx, t, opt.Agent, p.SessionID, start)
 	}
-	Append(ctx, t, opt, ev)
 }
