@@ -81,7 +81,8 @@ func (s *Server) agentView(id string) AgentView {
 	return v
 }
 
-// readFolder reads the newest n deliverable messages of id's folder.
+// readFolder reads the newest n deliverable messages of id's folder,
+// through one handle on the folder.
 func readFolder(t *fsutil.Tree, id, folder string, n int) Folder {
 	f := Folder{Name: folder}
 	names, err := inbox.List(t, id, folder)
@@ -91,33 +92,45 @@ func readFolder(t *fsutil.Tree, id, folder string, n int) Folder {
 	f.Total = len(names)
 	names = names[max(0, len(names)-n):]
 	slices.Reverse(names)
+	dir, err := t.OpenFolder(id + "/" + folder)
+	if err != nil {
+		return f
+	}
+	defer dir.Close()
 	for _, name := range names {
-		if m, ok := readMsg(t, id, folder, name, bodyShow); ok {
-			f.Msgs = append(f.Msgs, m)
+		data, err := dir.ReadRegular(name)
+		if err != nil {
+			continue
 		}
+		f.Msgs = append(f.Msgs, newMsg(t, id, folder, name, data, bodyShow))
 	}
 	return f
 }
 
 // readMsg reads one message without changing anything (inbox.Read's
-// lazy sweep is the owner's business); limit caps the body (0: none).
-func readMsg(t *fsutil.Tree, id, folder, name string, limit int) (Msg, bool) {
-	data, fi, err := t.ReadRegular(id + "/" + folder + "/" + name)
+// lazy sweep is the owner's business).
+func readMsg(t *fsutil.Tree, id, folder, name string) (Msg, bool) {
+	data, _, err := t.ReadRegular(id + "/" + folder + "/" + name)
 	if err != nil {
 		return Msg{}, false
 	}
+	return newMsg(t, id, folder, name, data, 0), true
+}
+
+// newMsg parses a message file; limit caps the body (0: none).
+func newMsg(t *fsutil.Tree, id, folder, name string, data []byte, limit int) Msg {
 	p := inbox.Project(name, inbox.Text(data))
 	m := Msg{Agent: id, Folder: folder, Name: name, From: p.From, Subject: p.Subject, InReplyTo: p.InReplyTo,
 		Tags: p.Tags, Priority: p.Priority, Body: p.Body, Outside: message.IsOutside(name)}
 	if message.IsCanonical(name) {
 		m.Time = time.UnixMilli(message.Timestamp(name))
-	} else {
+	} else if fi, err := t.Lstat(id + "/" + folder + "/" + name); err == nil {
 		m.Time = fi.ModTime()
 	}
 	if limit > 0 && len(m.Body) > limit {
 		m.Body, m.Cut = strings.ToValidUTF8(m.Body[:limit], ""), true
 	}
-	return m, true
+	return m
 }
 
 // MessageView is the message page: one message and its thread.
@@ -145,7 +158,7 @@ func (s *Server) messageView(id, name string) (MessageView, bool) {
 	if err != nil {
 		return MessageView{}, false
 	}
-	m, ok := readMsg(s.t, id, loc.Folder, name, 0)
+	m, ok := readMsg(s.t, id, loc.Folder, name)
 	if !ok {
 		return MessageView{}, false
 	}
