@@ -103,9 +103,9 @@ func TestMainServesUntilSignal(t *testing.T) {
 
 func TestMainRefusesRemote(t *testing.T) {
 	var stderr bytes.Buffer
-	c := Main(Process{Name: "st dashboard", Args: []string{"--addr", "0.0.0.0:0"}, Env: layout.NewEnv(func(string) (string, bool) { return "", false }, nil),
+	c := Main(Process{Name: "st", Args: []string{"--addr", "0.0.0.0:0"}, Env: layout.NewEnv(func(string) (string, bool) { return "", false }, nil),
 		Stdout: io.Discard, Stderr: &stderr, Signals: make(chan os.Signal)})
-	if c != 1 || stderr.String() != "st dashboard: refusing to serve on 0.0.0.0:0: not a loopback address (pass --allow-remote to let other machines in)\n" {
+	if c != 1 || stderr.String() != "st: refusing to serve on 0.0.0.0:0: not a loopback address (pass --allow-remote to let other machines in)\n" {
 		t.Errorf("Main = %d, %q", c, stderr.String())
 	}
 }

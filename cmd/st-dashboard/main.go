@@ -14,7 +14,7 @@ import (
 
 func main() {
 	os.Exit(dashboard.Main(dashboard.Process{
-		Name:   cmp.Or(os.Getenv("_ST_INVOKED_AS"), "st") + " dashboard",
+		Name:   cmp.Or(os.Getenv("_ST_INVOKED_AS"), "st"),
 		Args:   os.Args[1:],
 		Env:    layout.NewEnv(os.LookupEnv, os.Stderr),
 		Stdout: os.Stdout,
