@@ -63,6 +63,11 @@ func startBrowser(t testing.TB) context.Context {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
+		// Keep the tab's renderer at full priority: chromium otherwise
+		// lowers it for pages it considers in the background.
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
 		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 900),
 	)

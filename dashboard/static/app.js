@@ -27,11 +27,11 @@
     var rows = document.getElementById("rows");
     follow("/events?v=" + encodeURIComponent(body.dataset.version), {
       row: function (d) {
-        var tr = fromHTML(d.html, "tbody");
+        var tr = fromHTML(d.html, "div");
         if (!tr) return;
         var old = document.getElementById("agent-" + d.id);
         if (old) { old.replaceWith(tr); flash(tr); return; }
-        var empty = rows.querySelector("tr.empty");
+        var empty = rows.querySelector(".empty");
         if (empty) empty.remove();
         var after = null;
         Array.prototype.forEach.call(rows.children, function (r) {
