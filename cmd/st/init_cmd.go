@@ -36,8 +36,6 @@ func (c *initCmd) help(a *app) string {
   --force        Overwrite a divergent existing entry without
                  prompting. (A byte-identical entry is always a
                  no-op; unrelated entries are preserved.)
-
-  Example: cd ~/code/project && {NAME} init
 `, a.name)
 }
 
