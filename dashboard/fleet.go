@@ -6,9 +6,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/smalltalk-go/st/agents"
 	agentctx "github.com/smalltalk-go/st/context"
-	"github.com/smalltalk-go/st/internal/agents"
-	"github.com/smalltalk-go/st/internal/events"
+	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/status"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/smalltalk-go/st/internal/overview"
+	"github.com/smalltalk-go/st/overview"
 	"github.com/smalltalk-go/st/status"
 )
 

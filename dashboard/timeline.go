@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/smalltalk-go/st/internal/events"
+	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smalltalk-go/st/internal/events"
+	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
 )
 
