@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -107,5 +108,35 @@ func TestMainRefusesRemote(t *testing.T) {
 		Stdout: io.Discard, Stderr: &stderr, Signals: make(chan os.Signal)})
 	if c != 1 || stderr.String() != "st: refusing to serve on 0.0.0.0:0: not a loopback address (pass --allow-remote to let other machines in)\n" {
 		t.Errorf("Main = %d, %q", c, stderr.String())
+	}
+}
+
+// TestMainOpens: --open hands the URL to $BROWSER.
+func TestMainOpens(t *testing.T) {
+	dir := t.TempDir()
+	opened := filepath.Join(dir, "opened")
+	browser := filepath.Join(dir, "browser")
+	os.WriteFile(browser, []byte("#!/bin/sh\necho \"$1\" > "+opened+".tmp && mv "+opened+".tmp "+opened+"\n"), 0o755)
+	env := map[string]string{"ST_ROOT": filepath.Join(dir, "store"), "BROWSER": browser}
+	sig := make(chan os.Signal, 1)
+	ready := make(chan string, 1)
+	code := make(chan int, 1)
+	go func() {
+		code <- Main(Process{Name: "st", Args: []string{"--addr", "127.0.0.1:0", "--open"},
+			Env:    layout.NewEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok }, io.Discard),
+			Stdout: io.Discard, Stderr: io.Discard, Signals: sig, Ready: func(u string) { ready <- u }})
+	}()
+	url := <-ready
+	deadline := time.Now().Add(10 * time.Second)
+	var got []byte
+	for time.Now().Before(deadline) {
+		if got, _ = os.ReadFile(opened); len(got) > 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	sig <- syscall.SIGTERM
+	if c := <-code; c != 0 || string(got) != url+"\n" {
+		t.Errorf("Main = %d; $BROWSER got %q, want %q", c, got, url)
 	}
 }
