@@ -62,6 +62,9 @@ func TestMain(m *testing.M) {
 	if bigFleetDir != "" {
 		os.RemoveAll(bigFleetDir)
 	}
+	if stBin != "" {
+		os.RemoveAll(filepath.Dir(stBin))
+	}
 	os.Exit(code)
 }
 
