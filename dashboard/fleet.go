@@ -54,9 +54,9 @@ type fleet struct {
 	gone    map[string]uint64 // removed agents, by the version of their removal
 }
 
-func newFleet(t *fsutil.Tree, now func() time.Time) *fleet {
+// newFleet summarises the agents ids.
+func newFleet(t *fsutil.Tree, ids []string, now func() time.Time) *fleet {
 	f := &fleet{t: t, now: now, rows: map[string]*Row{}, gone: map[string]uint64{}}
-	ids := agents.IDs(t)
 	scans := agents.ScanAll(t, ids)
 	at := now()
 	for i, id := range ids {

@@ -86,13 +86,13 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.pages = parsePages(s)
-	s.fleet = newFleet(t, cfg.Now)
-	s.ctx, s.cancel = context.WithCancel(context.Background())
 	w := newWatcher(t)
+	s.fleet = newFleet(t, w.start(), cfg.Now)
+	s.ctx, s.cancel = context.WithCancel(context.Background())
 	go func() {
 		defer close(s.done)
 		defer w.close()
-		w.run(s.ctx, cfg.Poll, s.fleet.IDs, s.changed)
+		w.run(s.ctx, cfg.Poll, s.changed)
 	}()
 	return s, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/smalltalk-go/st/agents"
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
 )
@@ -97,15 +98,25 @@ func (w *watcher) signature(id string) signature {
 	return s
 }
 
-// run reports the agents touched by each change, or by a change the
-// backstop found, until ctx ends. poll ≤ 0 disables the backstop.
-func (w *watcher) run(ctx context.Context, poll time.Duration, ids func() []string, changed func(ids []string, backstop bool)) {
+// start watches the root, then every agent in it, and returns the
+// agents. Call it before the first scan: whatever changes after the
+// watches and signatures are taken is then reported, nothing falls
+// between the scan and the watch.
+func (w *watcher) start() []string {
 	if w.fs != nil {
 		w.add(w.root)
 	}
-	for _, id := range ids() {
+	ids := agents.IDs(w.t)
+	for _, id := range ids {
 		w.watchAgent(id)
 	}
+	return ids
+}
+
+// run reports the agents touched by each change, or by a change the
+// backstop found, until ctx ends; start must have been called. poll ≤ 0
+// disables the backstop.
+func (w *watcher) run(ctx context.Context, poll time.Duration, changed func(ids []string, backstop bool)) {
 	var evs <-chan fsnotify.Event
 	var errs <-chan error
 	if w.fs != nil {
