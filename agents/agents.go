@@ -63,15 +63,21 @@ func IDs(t *fsutil.Tree) []string {
 	}
 	ids := make([]string, 0, len(names))
 	for _, id := range names {
-		if !layout.ValidAgent(id) || !t.IsDir(id) {
-			continue
-		}
-		if t.IsDir(id+"/inbox") || t.IsDir(id+"/archive") || exists(t, id+"/status") {
+		if IsAgent(t, id) {
 			ids = append(ids, id)
 		}
 	}
 	slices.Sort(ids)
 	return ids
+}
+
+// IsAgent reports whether the root entry id is an agent by IDs' rule, for
+// callers that learn of one name at a time (the dashboard's watcher).
+func IsAgent(t *fsutil.Tree, id string) bool {
+	if t == nil || !layout.ValidAgent(id) || !t.IsDir(id) {
+		return false
+	}
+	return t.IsDir(id+"/inbox") || t.IsDir(id+"/archive") || exists(t, id+"/status")
 }
 
 // List returns the agents with their effective status at now and their

@@ -22,6 +22,7 @@ type cli struct {
 	Status      statusCmd      `cmd:"" help:"get or set an agent status"`
 	Agents      agentsCmd      `cmd:"" aliases:"members" extra:"unknown flag: %s" help:"who's around"`
 	Overview    overviewCmd    `cmd:"" extra:"unknown flag: %s" help:"at-a-glance dashboard"`
+	Dashboard   dashboardCmd   `cmd:"" extra:"unexpected arg: %s" help:"serve a live web page of the whole fleet"`
 	Resource    resourceCmd    `cmd:"" help:"publish and list the URLs an agent cares about"`
 	Context     contextCmd     `cmd:"" help:"read or write an agent's restart context"`
 	Sync        syncCmd        `cmd:"" help:"push or pull the store with rsync"`

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/smalltalk-go/st/dashboard"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/mcp"
 )
@@ -30,6 +31,13 @@ func TestMain(m *testing.M) {
 		// The MCP server that `st mcp` execs.
 		"st-mcp": func() {
 			os.Exit(mcp.Main(newTestMCP()))
+		},
+		// The dashboard that `st dashboard` execs.
+		"st-dashboard": func() {
+			os.Exit(dashboard.Main(dashboard.Process{
+				Name: cmp.Or(os.Getenv("_ST_INVOKED_AS"), "st"), Args: os.Args[1:],
+				Env: layout.NewEnv(os.LookupEnv, os.Stderr), Stdout: os.Stdout, Stderr: os.Stderr,
+			}))
 		},
 	})
 }
