@@ -111,7 +111,7 @@ type rpcCall struct {
 	params any
 }
 
-// hooksList is Codex's own list of the hooks it found for the project,
+// hooksList is Codex's own list (its warnings go to r.hookWarnings) of the hooks it found for the project,
 // with the trust it gives each.
 func (r *rig) hooksList() []codexHook {
 	r.t.Helper()
@@ -134,8 +134,10 @@ func (s *appServer) hooksList() []codexHook {
 	if err := json.Unmarshal(res[0], &list); err != nil || len(list.Data) != 1 {
 		r.t.Fatalf("hooks/list: %v: %s", err, res[0])
 	}
-	if d := list.Data[0]; len(d.Warnings)+len(d.Errors) > 0 {
-		r.t.Errorf("hooks/list warnings %v errors %v", d.Warnings, d.Errors)
+	d := list.Data[0]
+	r.hookWarnings = d.Warnings
+	if len(d.Errors) > 0 {
+		r.t.Errorf("hooks/list errors %v", d.Errors)
 	}
 	return list.Data[0].Hooks
 }

@@ -13,6 +13,7 @@ import (
 // and the inbox list into the first model request, and doctor agrees
 // with Codex's own view of the trust.
 func TestSessionStartNeedsTrustThenBringsContext(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, nil)
 	r.agent("alice")
 	r.agent("bob")
@@ -71,6 +72,7 @@ func TestSessionStartNeedsTrustThenBringsContext(t *testing.T) {
 // the end of the turn, once: the turn continues with it, and the next
 // Stop finds nothing new.
 func TestStopAnnouncesMidTurnArrivalOnce(t *testing.T) {
+	t.Parallel()
 	var r *rig
 	r = newRig(t, func(n int, req apiRequest) reply {
 		switch n {
@@ -116,6 +118,7 @@ func TestStopAnnouncesMidTurnArrivalOnce(t *testing.T) {
 // Codex keys trust by position. A user hook trusted after st's group
 // must still be trusted, and still run, after `st hooks uninstall`.
 func TestUninstallKeepsUserHookTrusted(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, nil)
 	r.agent("alice")
 	r.st("hooks", "install", "--for", "codex")
@@ -139,6 +142,9 @@ func TestUninstallKeepsUserHookTrusted(t *testing.T) {
 	list = r.hooksList()
 	if len(list) != 1 || list[0].TrustStatus != "trusted" {
 		t.Fatalf("after uninstall Codex lists %+v, want the user's hook, trusted", list)
+	}
+	if len(r.hookWarnings) > 0 {
+		t.Errorf("Codex warns about the placeholder: %v", r.hookWarnings)
 	}
 	logs := r.codex("hello")
 	if data, err := os.ReadFile(marker); err != nil || string(data) != "ran\n" {

@@ -23,6 +23,8 @@ type rig struct {
 	root      string // ST_ROOT
 	api       *mockAPI
 	env       []string
+
+	hookWarnings []string // from the last hooks/list
 }
 
 // newRig builds the world and writes Codex's config.toml: the mock as
