@@ -98,5 +98,14 @@ func TestMCPWithoutEnvVarsLosesRootAndAgent(t *testing.T) {
 		t.Errorf("without env_vars the message still reached $ST_ROOT (%v): the fragment's env_vars would be moot", got)
 	}
 	out, _ := r.api.Requests()[1].FunctionOutput("call_0_0")
-	t.Logf("without env_vars st_msg_send answered: %s", out)
+	i := strings.Index(out, `"filename":"`)
+	if i < 0 {
+		t.Fatalf("st_msg_send answered %q", out)
+	}
+	name, _, _ := strings.Cut(out[i+len(`"filename":"`):], `"`)
+	stray := filepath.Join(r.home, ".local", "state", "smalltalk", "bob", "inbox", name)
+	msg := r.read(stray)
+	if !strings.Contains(msg, "from: anon-") {
+		t.Errorf("the stray message under $HOME is not from an anonymous agent:\n%s", msg)
+	}
 }
