@@ -31,6 +31,13 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// A Codex run mostly waits (on its start-up, the mock, the hooks), so
+	// run more of them at once than there are cores, unless told.
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		flag.Set("test.parallel", "6")
+	}
 	if testing.Short() {
 		fmt.Println("e2e/codex: skipped in -short mode")
 		os.Exit(0)
