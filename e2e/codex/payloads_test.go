@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite testdata/payloads from what Cod
 
 // recordedEvents are the Codex events a plain `codex exec` with one shell
 // call fires; a recording hook saves each payload.
-var recordedEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"}
+var recordedEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
 
 // TestHookPayloads records what Codex really sends each hook and checks
 // that every field st's Codex hooks (and the doctor's samples) rely on is
