@@ -22,15 +22,15 @@ func (a *app) codexStates() map[string]hooks.HookState {
 	return cfg.States
 }
 
-// codexFiles are the Codex files that can wire st's hooks: both scopes'
-// hooks.json and config.toml.
-func (a *app) codexFiles() []string {
-	return []string{
-		filepath.Join(a.codexHome(), "hooks.json"),
-		filepath.Join(".codex", "hooks.json"),
-		filepath.Join(a.codexHome(), "config.toml"),
-		filepath.Join(".codex", "config.toml"),
-	}
+// codexHooksFiles are both scopes' hooks.json (user, project).
+func (a *app) codexHooksFiles() []string {
+	return []string{filepath.Join(a.codexHome(), "hooks.json"), filepath.Join(".codex", "hooks.json")}
+}
+
+// codexTOMLFiles are both scopes' config.toml, whose [hooks] tables can
+// wire st's hooks too.
+func (a *app) codexTOMLFiles() []string {
+	return []string{filepath.Join(a.codexHome(), "config.toml"), filepath.Join(".codex", "config.toml")}
 }
 
 // codexNotes prints what a Codex install or uninstall means for Codex:
@@ -52,7 +52,7 @@ func (a *app) codexNotes(path string, before []hooks.CodexHookTrust, doc *jsonob
 	if !install {
 		return
 	}
-	for _, f := range hooks.OtherCodexWirings(path, a.codexFiles(), a.selfPath()) {
+	for _, f := range hooks.OtherCodexWirings(path, append(a.codexHooksFiles(), a.codexTOMLFiles()...), a.selfPath()) {
 		fmt.Fprintf(a.stdout, "WARNING: %s wires st's hooks too; Codex runs both, so st would run twice. Remove st's hooks from one of them.\n", f)
 	}
 	trusted := len(after) > 0

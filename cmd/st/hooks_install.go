@@ -170,14 +170,12 @@ func (c *hooksDoctorCmd) Run(a *app) error {
 	if c.Settings != nil {
 		opt.Files, opt.Required = []string{*c.Settings}, true
 	} else {
-		opt.CodexTOML = a.codexFiles()[2:]
-		opt.Files = []string{
+		opt.CodexTOML = a.codexTOMLFiles()
+		opt.Files = append([]string{
 			filepath.Join(a.claudeHome(), "settings.json"),
 			filepath.Join(".claude", "settings.json"),
 			filepath.Join(".claude", "settings.local.json"),
-			filepath.Join(a.codexHome(), "hooks.json"),
-			filepath.Join(".codex", "hooks.json"),
-		}
+		}, a.codexHooksFiles()...)
 	}
 	if hooks.Doctor(opt, a.stdout) {
 		return exitCode(exitError)
