@@ -43,20 +43,19 @@ func ReadCodexConfig(path string) (*CodexConfig, error) {
 }
 
 func (c *CodexConfig) parse(text string) {
-	table := ""    // the current [table] or [[array]] header
-	stateKey := "" // set inside [hooks.state."<key>"]
-	event := ""    // set inside [[hooks.<Event>.hooks]]
+	table := ""      // the current [table] or [[array]] header
+	stateKey := ""   // the key of the [hooks.state."<key>"] table we are in
+	inState := false // whether we are in one
+	event := ""      // set inside [[hooks.<Event>.hooks]]
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' {
 			continue
 		}
 		if strings.HasPrefix(line, "[") {
-			table, stateKey, event = header(line), "", ""
+			table, stateKey, inState, event = header(line), "", false, ""
 			if rest, ok := strings.CutPrefix(table, "hooks.state."); ok {
-				if k, _, ok := tomlString(rest); ok {
-					stateKey = k
-				}
+				stateKey, _, inState = tomlString(rest)
 			}
 			if ev, ok := strings.CutSuffix(strings.TrimPrefix(table, "hooks."), ".hooks"); ok &&
 				strings.HasPrefix(line, "[[") && strings.HasPrefix(table, "hooks.") && !strings.Contains(ev, ".") {
@@ -69,7 +68,7 @@ func (c *CodexConfig) parse(text string) {
 			continue
 		}
 		switch {
-		case stateKey != "":
+		case inState:
 			c.setState(stateKey, key, value)
 		case table == "hooks.state" && strings.HasPrefix(value, "{"):
 			// "<key>" = { trusted_hash = "…", enabled = true }

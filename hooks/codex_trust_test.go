@@ -1,7 +1,10 @@
 package hooks
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/smalltalk-go/st/internal/jsonobj"
 )
@@ -93,4 +96,24 @@ command = "/opt/st"
 	if got := c.States["/h/hooks.json:stop:0:0"]; got.TrustedHash != "sha256:cc" || got.Enabled == nil || !*got.Enabled {
 		t.Errorf("inline state %+v", got)
 	}
+}
+
+// FuzzCodexConfig: the config.toml reader never panics, and a state
+// table written as Codex writes it reads back as written.
+func FuzzCodexConfig(f *testing.F) {
+	f.Add("[hooks.state]\n", "/h/hooks.json:stop:0:0", "sha256:aa")
+	f.Add("[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ncommand = 'st hook codex-stop'\n", `a"b\c`, "x")
+	f.Add("[hooks.state.\"k\"]\ntrusted_hash = \"\\u00e9\"\n", "k:session_start:1:2", "")
+	f.Fuzz(func(t *testing.T, text, key, hash string) {
+		c := &CodexConfig{States: map[string]HookState{}}
+		c.parse(text)
+		if !utf8.ValidString(key) || !utf8.ValidString(hash) || strings.ContainsAny(key+hash, "\n\r") {
+			return
+		}
+		c = &CodexConfig{States: map[string]HookState{}}
+		c.parse(fmt.Sprintf("[hooks.state.%s]\ntrusted_hash = %s\n", tomlQuote(key), tomlQuote(hash)))
+		if got := c.States[key].TrustedHash; got != hash {
+			t.Errorf("key %q hash %q read back as %q (states %v)", key, hash, got, c.States)
+		}
+	})
 }
