@@ -49,7 +49,7 @@ type DoctorOptions struct {
 // noAgentNote says why a session started from the doctor's shell gets
 // nothing from st's hooks.
 const noAgentNote = `NOTE  ST_AGENT is not set in this shell, so a session started from here has no agent:
-      st's hooks then inject nothing (no now.md, no inbox) and log nothing. Set it where
+      st's hooks then inject nothing (no now.md, no inbox list). Set it where
       you start the session, e.g. ` + "`ST_AGENT=alice codex`" + ` or ` + "`export ST_AGENT=alice`" + `.`
 
 // Doctor reads the settings files, lists our hooks and every hook whose
