@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -13,52 +14,136 @@ import (
 
 // Config is what the hooks read from <ST_CONFIG>/config.yaml:
 //
-//	operator: ops                 # recipient of stop-failure messages
+//	operator: ops                 # recipient of operator messages
+//	capture_prompts: true         # spool UserPromptSubmit payloads
+//	context_window: 1000000       # tokens, for the context-fill warnings
+//	subagent_contract: "…"        # replaces the default report contract
+//	deny:                         # PreToolUse deny rules
+//	  - {tool: Bash, pattern: 'git\s+push\s+.*--force', reason: "No force pushes."}
+//	notify_operator_on: [permission_prompt, idle_prompt]
 //	stop-failure:                 # tune the policy table per failure type
 //	  rate_limit: {status: away, notify: true, priority: normal}
 //	  max_output_tokens: {status: none}
 //	  "*": {notify: false}        # the catch-all row
 //
-// status is a settable state or "none" (leave the status alone); notify
-// says whether to message the operator; priority is low, normal or high.
-// Invalid values are ignored one by one; a missing, unreadable or
-// malformed file is the same as an empty one.
+// Each key is read on its own: a key of the wrong type keeps its default
+// and the others still count. In a stop-failure row, status is a
+// settable state or "none" (leave the status alone), notify says whether
+// to message the operator, priority is low, normal or high; invalid
+// values are ignored one by one. A missing, unreadable or malformed file
+// is the same as an empty one.
 type Config struct {
-	Operator    string
-	StopFailure map[string]Tuning
+	Operator         string
+	CapturePrompts   bool
+	ContextWindow    int
+	SubagentContract string
+	Deny             []DenyRule
+	NotifyOperatorOn []string
+	StopFailure      map[string]Tuning
 }
 
-// Tuning overrides parts of one policy row; nil fields keep the default.
+// DenyRule refuses a tool call: Tool is a tool name ("" or "*" for any,
+// "A|B" for several) and Pattern a regular expression over the call's
+// command or path.
+type DenyRule struct {
+	Tool    string `yaml:"tool"`
+	Pattern string `yaml:"pattern"`
+	Reason  string `yaml:"reason"`
+}
+
+// Tuning overrides parts of one stop-failure policy row; nil fields keep
+// the default.
 type Tuning struct {
 	State    *string // "" = no status change
 	Notify   *bool
 	Priority *string
 }
 
-// LoadConfig reads dir/config.yaml.
+// Defaults.
+const (
+	DefaultContextWindow = 200000
+	DefaultOperator      = "operator"
+)
+
+// DefaultNotifyOperatorOn lists the notification types that reach the
+// operator when the config does not say.
+var DefaultNotifyOperatorOn = []string{"permission_prompt"}
+
+// DefaultConfig is the config with no file.
+func DefaultConfig() Config {
+	return Config{ContextWindow: DefaultContextWindow, NotifyOperatorOn: DefaultNotifyOperatorOn, StopFailure: map[string]Tuning{}}
+}
+
+// LoadConfig reads <dir>/config.yaml; a missing or unreadable file gives
+// the defaults.
 func LoadConfig(dir string) Config {
-	cfg := Config{StopFailure: map[string]Tuning{}}
 	if dir == "" {
-		return cfg
+		return DefaultConfig()
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "config.yaml"))
 	if err != nil {
-		return cfg
+		return DefaultConfig()
 	}
 	return ParseConfig(data)
 }
 
-// ParseConfig reads the config file's bytes; see Config.
+// ParseConfig reads config.yaml's bytes. Invalid YAML or a non-mapping
+// gives the defaults.
 func ParseConfig(data []byte) Config {
-	cfg := Config{StopFailure: map[string]Tuning{}}
-	var doc map[string]any
-	if yaml.Unmarshal(data, &doc) != nil {
-		return cfg
+	c := DefaultConfig()
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return c
 	}
-	if op, ok := scalar(doc["operator"]); ok {
-		cfg.Operator = op
+	m := doc.Content[0].Content
+	for i := 0; i+1 < len(m); i += 2 {
+		v := m[i+1]
+		switch m[i].Value {
+		case "operator":
+			var s string
+			if v.Decode(&s) == nil {
+				c.Operator = strings.TrimSpace(s)
+			}
+		case "capture_prompts":
+			var b bool
+			if v.Decode(&b) == nil {
+				c.CapturePrompts = b
+			}
+		case "context_window":
+			var n int
+			if v.Decode(&n) == nil && n > 0 {
+				c.ContextWindow = n
+			}
+		case "subagent_contract":
+			var s string
+			if v.Decode(&s) == nil {
+				c.SubagentContract = s
+			}
+		case "deny":
+			var rules []DenyRule
+			if v.Decode(&rules) == nil {
+				c.Deny = rules
+			}
+		case "notify_operator_on":
+			var list []string
+			if v.Decode(&list) == nil {
+				c.NotifyOperatorOn = list
+			} else if s := ""; v.Decode(&s) == nil {
+				c.NotifyOperatorOn = splitList(s)
+			}
+		case "stop-failure":
+			var table map[string]any
+			if v.Decode(&table) == nil {
+				c.StopFailure = parseTunings(table)
+			}
+		}
 	}
-	table, _ := doc["stop-failure"].(map[string]any)
+	return c
+}
+
+// parseTunings reads the stop-failure table, row by row.
+func parseTunings(table map[string]any) map[string]Tuning {
+	tunings := map[string]Tuning{}
 	for typ, v := range table {
 		row, ok := v.(map[string]any)
 		if !ok {
@@ -79,9 +164,9 @@ func ParseConfig(data []byte) Config {
 		if s, ok := scalar(row["priority"]); ok && message.ValidPriority(s) {
 			tu.Priority = &s
 		}
-		cfg.StopFailure[typ] = tu
+		tunings[typ] = tu
 	}
-	return cfg
+	return tunings
 }
 
 // scalar returns a YAML scalar as text ("" and false for anything else).
@@ -93,4 +178,24 @@ func scalar(v any) (string, bool) {
 		return fmt.Sprint(x), true
 	}
 	return "", false
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		out = append(out, f)
+	}
+	return out
+}
+
+// Recipient is who operator messages go to: ST_OPERATOR (passed in),
+// else the config's operator, else "operator" (st-compat §7.4).
+func (c Config) Recipient(envOperator string) string {
+	if envOperator != "" {
+		return envOperator
+	}
+	if c.Operator != "" {
+		return c.Operator
+	}
+	return DefaultOperator
 }

@@ -1,69 +1,121 @@
 package hooks
 
 import (
-	"bytes"
-	"io/fs"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
-	"github.com/smalltalk-go/st/internal/hookkit"
 )
 
-// The pre-compact digest (issue 6): below the stub or the marker,
-// pre-compact adds what the event log shows since now.md was last
-// written (files edited, last commands, failures). The stub text stays
-// intact at the top.
+// Digest limits.
+const (
+	DigestFiles    = 20
+	DigestCommands = 5
+	DigestFailures = 5
+)
 
-// digestHead starts the digest section (hookkit.Digest's title).
-const digestHead = "## Activity since now.md was last written"
+// DigestBytes bounds how much of the session's log the digest reads.
+const DigestBytes = 4 << 20
 
-// stubDigest is the section added after the stub: since the blank
-// now.md's mtime, or from the latest session log when there is none.
-func stubDigest(t *fsutil.Tree, agent string, fi fs.FileInfo, statErr error) string {
-	var since time.Time
-	if statErr == nil {
-		since = fi.ModTime()
+// Digest summarises a session's events since now.md was last written
+// (since; zero for all): files edited or written, newest first (at most
+// 20), the last few commands and the last failures. It returns "" when
+// there is nothing to report. pre-compact adds it below its stub or
+// marker.
+func Digest(evs []events.Event, since time.Time) string {
+	var files, commands, failures []string
+	seen := map[string]bool{}
+	for i := len(evs) - 1; i >= 0; i-- {
+		e := &evs[i]
+		if t, ok := e.Time(); !ok || t.Before(since) {
+			continue
+		}
+		switch e.Event {
+		case "PostToolUse":
+			if editTools[e.Tool] && e.Path != "" && !seen[e.Path] && len(files) < DigestFiles {
+				seen[e.Path] = true
+				files = append(files, e.Path)
+			}
+			if e.Command != "" && len(commands) < DigestCommands {
+				commands = append(commands, e.Command)
+			}
+		case "PostToolUseFailure":
+			if len(failures) < DigestFailures && !e.Interrupt {
+				what := e.Command
+				if what == "" {
+					what = e.Path
+				}
+				failures = append(failures, strings.TrimSpace(fmt.Sprintf("%s %s: %s", e.Tool, oneLine(what), e.Error)))
+			}
+		}
 	}
-	return hookkit.DigestFor(t, agent, since)
-}
-
-// markerDigest is the section put right below the marker line, quoted so
-// that it reads as part of the marker and the next pre-compact can find
-// and replace it (digests never stack).
-func markerDigest(t *fsutil.Tree, agent string, since time.Time) string {
-	d := hookkit.DigestFor(t, agent, since)
-	if d == "" {
+	if len(files)+len(commands)+len(failures) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(">\n")
-	for _, line := range strings.Split(strings.TrimSuffix(d, "\n"), "\n") {
-		if line == "" {
-			b.WriteString(">\n")
-		} else {
-			b.WriteString("> " + line + "\n")
+	b.WriteString(digestHead + " (from st events)\n")
+	section := func(title string, items []string, code bool) {
+		if len(items) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "\n%s:\n", title)
+		for _, it := range items {
+			if code {
+				fmt.Fprintf(&b, "- `%s`\n", strings.ReplaceAll(oneLine(it), "`", "'"))
+			} else {
+				fmt.Fprintf(&b, "- %s\n", oneLine(it))
+			}
 		}
 	}
-	b.WriteString("\n")
+	section("Files edited or written (newest first)", files, false)
+	section("Last commands (newest first)", commands, true)
+	section("Failures (newest first)", failures, false)
 	return b.String()
 }
 
-// stripDigest removes a quoted digest left by an earlier pre-compact at
-// the top of body (the marker line already removed).
-func stripDigest(body []byte) []byte {
-	if !bytes.HasPrefix(body, []byte(">\n> "+digestHead)) {
-		return body
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// DigestFor builds the pre-compact digest for agent from its session
+// logs written since now.md's last write (since; zero when now.md was
+// never written: the latest session log only).
+func DigestFor(t *fsutil.Tree, agent string, since time.Time) string {
+	if t == nil {
+		return ""
 	}
-	for len(body) > 0 && body[0] == '>' {
-		i := bytes.IndexByte(body, '\n')
-		if i < 0 {
-			return nil
+	var rels []string
+	if since.IsZero() {
+		if rel, _, ok := events.Latest(t, agent); ok {
+			rels = []string{rel}
 		}
-		body = body[i+1:]
+	} else if names, err := t.ReadDirNames(events.Dir(agent)); err == nil {
+		for _, name := range names {
+			if events.IsLogName(name) {
+				rels = append(rels, events.Dir(agent)+"/"+name)
+			}
+		}
 	}
-	if len(body) > 0 && body[0] == '\n' {
-		body = body[1:]
+	var all []events.Event
+	for _, rel := range rels {
+		if fi, err := t.Lstat(rel); err != nil || fi.ModTime().Before(since) {
+			continue
+		}
+		evs, err := events.TailFile(t, rel, DigestBytes)
+		if err != nil {
+			continue
+		}
+		all = append(all, evs...)
 	}
-	return body
+	sortEvents(all)
+	return Digest(all, since)
+}
+
+// sortEvents orders events by time, keeping each file's order for
+// equal stamps.
+func sortEvents(evs []events.Event) {
+	slices.SortStableFunc(evs, func(a, b events.Event) int { return strings.Compare(a.TS, b.TS) })
 }

@@ -1,19 +1,7 @@
 package hooks
 
-import "github.com/smalltalk-go/st/internal/hookkit"
-
-// The hooks beyond session boundaries (issue 6) run in
-// internal/hookkit, wired by cmd/st/hook_events.go. This file tells the
-// installer, the doctor and the output checks about them.
-
-// ExtraEvents are those events, by `st hook` name, in usage order.
-var ExtraEvents = hookkit.Handled
-
-func init() {
-	for _, e := range ExtraEvents {
-		harnessEvent[e] = hookkit.EventNames[e]
-	}
-}
+// The hooks beyond session boundaries (issue 6), as the installer wires
+// them.
 
 // ClaudeAllEntries is the whole Claude Code set `st hooks install --all`
 // wires: the session-boundary hooks (stop-failure with --retry, async
@@ -23,14 +11,14 @@ var ClaudeAllEntries = []Entry{
 	{Event: "SessionStart", Hook: SessionStart, Async: true, AsyncRewake: true},
 	{Event: "PreCompact", Hook: PreCompact},
 	{Event: "StopFailure", Hook: StopFailure, Args: []string{"--retry"}, Async: true, AsyncRewake: true, Timeout: 900},
-	{Event: "UserPromptSubmit", Hook: hookkit.UserPromptSubmit, Timeout: 10},
-	{Event: "SubagentStart", Hook: hookkit.SubagentStart, Timeout: 5},
-	{Event: "PreToolUse", Hook: hookkit.PreToolUse, Matcher: PreToolUseMatcher, Timeout: 5},
-	{Event: "PostToolUse", Hook: hookkit.PostToolUse, Timeout: 5},
-	{Event: "PostToolUseFailure", Hook: hookkit.PostToolUseFailure, Timeout: 5},
-	{Event: "Notification", Hook: hookkit.Notification, Timeout: 10},
-	{Event: "Stop", Hook: hookkit.Stop, Timeout: 5},
-	{Event: "SessionEnd", Hook: hookkit.SessionEnd, Timeout: 5},
+	{Event: "UserPromptSubmit", Hook: UserPromptSubmit, Timeout: 10},
+	{Event: "SubagentStart", Hook: SubagentStart, Timeout: 5},
+	{Event: "PreToolUse", Hook: PreToolUse, Matcher: PreToolUseMatcher, Timeout: 5},
+	{Event: "PostToolUse", Hook: PostToolUse, Timeout: 5},
+	{Event: "PostToolUseFailure", Hook: PostToolUseFailure, Timeout: 5},
+	{Event: "Notification", Hook: Notification, Timeout: 10},
+	{Event: "Stop", Hook: Stop, Timeout: 5},
+	{Event: "SessionEnd", Hook: SessionEnd, Timeout: 5},
 }
 
 // PreToolUseMatcher is the tools pre-tool-use looks at: Read for the

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/smalltalk-go/st/internal/hookkit"
 )
 
 // TestExtraEventsOutputsAreAccepted runs every issue-6 hook on its sample
@@ -21,18 +19,18 @@ func TestExtraEventsOutputsAreAccepted(t *testing.T) {
 	os.WriteFile(big, make([]byte, 100000), 0o666)
 	transcript := filepath.Join(dir, "t.jsonl")
 	os.WriteFile(transcript, []byte(`{"type":"assistant","message":{"usage":{"input_tokens":170000,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}`+"\n"), 0o666)
-	cfg := hookkit.DefaultConfig()
-	cfg.Deny = []hookkit.DenyRule{{Tool: "Bash", Pattern: "rm -rf", Reason: "no <rm> & \"friends\""}}
-	env := hookkit.Env{Root: root, Agent: "alice", Now: func() time.Time { return fixed }, Config: cfg,
-		Knobs: hookkit.KnobsFrom(func(string) string { return "" }), Timestamp: true}
+	cfg := DefaultConfig()
+	cfg.Deny = []DenyRule{{Tool: "Bash", Pattern: "rm -rf", Reason: "no <rm> & \"friends\""}}
+	env := Options{Root: root, Agent: "alice", Now: func() time.Time { return fixed }, Config: cfg,
+		Knobs: KnobsFrom(func(string) string { return "" }), Timestamp: true}
 	payloads := map[string][]string{
-		hookkit.UserPromptSubmit: {string(Sample(hookkit.UserPromptSubmit)),
+		UserPromptSubmit: {string(Sample(UserPromptSubmit)),
 			`{"session_id":"s1","prompt":"x","transcript_path":"` + transcript + `"}`},
-		hookkit.PreToolUse: {string(Sample(hookkit.PreToolUse)),
+		PreToolUse: {string(Sample(PreToolUse)),
 			`{"session_id":"s1","tool_name":"Read","tool_input":{"file_path":"` + big + `"}}`,
 			`{"session_id":"s1","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`},
-		hookkit.PostToolUseFailure: {string(Sample(hookkit.PostToolUseFailure)), string(Sample(hookkit.PostToolUseFailure)),
-			string(Sample(hookkit.PostToolUseFailure))},
+		PostToolUseFailure: {string(Sample(PostToolUseFailure)), string(Sample(PostToolUseFailure)),
+			string(Sample(PostToolUseFailure))},
 	}
 	spoke := 0
 	for _, event := range ExtraEvents {
@@ -44,7 +42,7 @@ func TestExtraEventsOutputsAreAccepted(t *testing.T) {
 			if !strings.Contains(string(Sample(event)), `"hook_event_name"`) {
 				t.Errorf("no sample payload for %s", event)
 			}
-			r := hookkit.Run(event, []byte(in), env)
+			r := Run(event, []byte(in), env)
 			if err := CheckOutput(event, r.Stdout); err != nil {
 				t.Errorf("%s: %v\n%s", event, err, r.Stdout)
 			}

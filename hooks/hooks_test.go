@@ -117,7 +117,7 @@ func TestPolicyFor(t *testing.T) {
 	}
 }
 
-func TestParseConfig(t *testing.T) {
+func TestParseConfigOperator(t *testing.T) {
 	tests := []struct{ yaml, operator string }{
 		{"operator: ops\n", "ops"},
 		{"# c\noperator: 'night-shift'\nother: 1\n", "night-shift"},

@@ -88,7 +88,14 @@ func runSessionStart(opt Options) Result {
 		data = cutMiddle(data, MaxText-len(text)-frame)
 		text = contextBlock(opt.Agent, data, "\n\n") + text
 	}
-	if opt.JSON {
+	return sessionStartResult(text, opt.JSON)
+}
+
+// sessionStartResult is session-start's output of text: on stderr with
+// exit 2 (the wake-up), or with --json as hookSpecificOutput on stdout,
+// exit 0.
+func sessionStartResult(text string, asJSON bool) Result {
+	if asJSON {
 		out, err := jsstr.Marshal(claudeContext("SessionStart", text))
 		if err != nil {
 			return Result{}

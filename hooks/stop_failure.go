@@ -154,7 +154,7 @@ func runStopFailure(stdin []byte, opt Options) Result {
 	}
 	id := opt.Agent
 	typ := FailureType(stdin)
-	cfg := LoadConfig(opt.ConfigDir)
+	cfg := opt.Config
 	p := PolicyFor(typ, cfg)
 	var out, errs strings.Builder
 	if p.State != "" {
@@ -182,13 +182,7 @@ func notify(opt Options, cfg Config, id, typ string, p Policy, out, errs *string
 		}
 	}
 	if !recentlySent(opt, typ) {
-		to := opt.Operator
-		if to == "" {
-			to = cfg.Operator
-		}
-		if to == "" {
-			to = "operator"
-		}
+		to := cfg.Recipient(opt.Operator)
 		m := message.Message{From: id, Subject: p.subject(id, typ), Priority: p.Priority, Body: []byte(p.body(id, typ, p.State))}
 		name, err := send(opt.Root, to, m, opt.Now())
 		if err != nil {

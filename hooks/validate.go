@@ -8,15 +8,6 @@ import (
 	"strings"
 )
 
-// harnessEvent maps our hook events to the harness event they serve.
-var harnessEvent = map[string]string{
-	SessionStart:      "SessionStart",
-	PreCompact:        "PreCompact",
-	StopFailure:       "StopFailure",
-	CodexSessionStart: "SessionStart",
-	CodexStop:         "Stop",
-}
-
 // IsCodex reports whether event is one of the Codex hooks.
 func IsCodex(event string) bool { return event == CodexSessionStart || event == CodexStop }
 
@@ -30,7 +21,7 @@ func CheckOutput(event string, stdout []byte) error {
 		return nil
 	}
 	if IsCodex(event) {
-		return checkCodex(harnessEvent[event], trimmed)
+		return checkCodex(EventNames[event], trimmed)
 	}
 	if trimmed[0] != '{' {
 		return nil // plain text: context on SessionStart, debug log elsewhere
@@ -39,7 +30,7 @@ func CheckOutput(event string, stdout []byte) error {
 	if err := json.Unmarshal(trimmed, &obj); err != nil {
 		return fmt.Errorf("stdout starts with { but is not a JSON object: %v", err)
 	}
-	return checkHSO(harnessEvent[event], obj, false)
+	return checkHSO(EventNames[event], obj, false)
 }
 
 var codexUniversal = []string{"continue", "stopReason", "suppressOutput", "systemMessage"}

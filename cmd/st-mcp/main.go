@@ -8,21 +8,21 @@ import (
 	"time"
 
 	"github.com/smalltalk-go/st/internal/layout"
-	"github.com/smalltalk-go/st/internal/mcpserver"
+	"github.com/smalltalk-go/st/mcp"
 )
 
 func main() {
-	os.Exit(mcpserver.Main(process()))
+	os.Exit(mcp.Main(process()))
 }
 
 // process describes this invocation; the only argument is --channel.
-func process() mcpserver.Process {
+func process() mcp.Process {
 	name := os.Getenv("_ST_INVOKED_AS")
 	if name == "" {
 		name = "st"
 	}
 	channel := len(os.Args) > 1 && os.Args[1] == "--channel"
-	return mcpserver.Process{
+	return mcp.Process{
 		Name: name, Channel: channel,
 		Env:   layout.NewEnv(os.LookupEnv, os.Stderr),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/smalltalk-go/st/internal/agents"
+	"github.com/smalltalk-go/st/agents"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 

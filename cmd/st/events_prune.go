@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/smalltalk-go/st/internal/events"
+	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 )

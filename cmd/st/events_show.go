@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/smalltalk-go/st/internal/events"
+	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 )

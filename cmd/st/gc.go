@@ -42,8 +42,6 @@ func gcUsage(a *app) string {
          so a resurrected inbox copy is removed within one cycle. Runs
          until SIGINT/SIGTERM. --once runs a single sweep and exits.
          --root defaults to $ST_ROOT.
-
-  Example: {NAME} gc serve --interval 5
 `, a.name)
 }
 

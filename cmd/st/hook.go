@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -73,10 +73,7 @@ func (c *hookSessionStartCmd) Run(a *app) error {
 }
 func (c *hookPreCompactCmd) Run(a *app) error { return a.runHook(hooks.PreCompact, hooks.Options{}) }
 func (c *hookStopFailureCmd) Run(a *app) error {
-	if c.Retry {
-		return a.stopFailureRetry()
-	}
-	return a.runHook(hooks.StopFailure, hooks.Options{})
+	return a.runHook(hooks.StopFailure, hooks.Options{Retry: c.Retry})
 }
 func (c *hookCodexSessionStartCmd) Run(a *app) error {
 	return a.runHook(hooks.CodexSessionStart, hooks.Options{})
@@ -93,45 +90,41 @@ func (c *hookCodexStopCmd) help(a *app) string         { return hookUsage(a) }
 // largest cost of a hook process after the Go runtime's start. It takes
 // only the plain case (a known event, no -h/--help anywhere) and parses
 // exactly what the kong path would: session-start's --json and --inbox,
-// everything else ignored (the events are loose).
+// stop's --timestamp, stop-failure's --retry, everything else ignored
+// (the events are loose).
 func (a *app) fastHook(args []string) (handled bool, err error) {
-	if handled, err := a.fastEventHook(args); handled {
-		return true, err
-	}
 	if len(args) < 2 || args[0] != "hook" || !hooks.IsEvent(args[1]) {
 		return false, nil
 	}
-	var opt hooks.Options
-	for _, arg := range args[2:] {
-		switch arg {
-		case "-h", "--help":
-			return false, nil
-		case "--json":
-			opt.JSON = true
-		case "--inbox":
-			opt.Inbox = true
-		}
+	flags := args[2:]
+	if slices.Contains(flags, "-h") || slices.Contains(flags, "--help") {
+		return false, nil
 	}
-	if args[1] != hooks.SessionStart {
-		opt.JSON, opt.Inbox = false, false
+	var opt hooks.Options
+	switch args[1] {
+	case hooks.SessionStart:
+		opt.JSON, opt.Inbox = slices.Contains(flags, "--json"), slices.Contains(flags, "--inbox")
+	case hooks.Stop:
+		opt.Timestamp = slices.Contains(flags, "--timestamp")
+	case hooks.StopFailure:
+		opt.Retry = slices.Contains(flags, "--retry")
 	}
 	return true, a.runHook(args[1], opt)
 }
 
-// stdinBound bounds stop-failure's read of its payload; a timeout counts
-// as invalid JSON.
-const stdinBound = 2 * time.Second
+// runHook runs one hook through hooks.Serve, which guards the whole run,
+// resolving the environment included.
+func (a *app) runHook(event string, opt hooks.Options) error {
+	if code := hooks.Serve(event, opt, a.resolveHook, a.stdin, a.stdout, a.stderr); code != 0 {
+		return exitCode(code)
+	}
+	return nil
+}
 
-// runHook resolves root and agent like the CLI's env path (without
-// creating anything and without printing legacy notices), runs the hook
-// and prints its output. Whatever happens it fails open.
-func (a *app) runHook(event string, opt hooks.Options) (err error) {
-	start := time.Now()
-	defer func() {
-		if r := recover(); r != nil {
-			err = a.printHookResult(hooks.Fault(event, opt.JSON))
-		}
-	}()
+// resolveHook fills a hook's Options from the environment: root and agent
+// resolved like the CLI's env path (without creating anything and without
+// printing legacy notices), and the hooks' settings.
+func (a *app) resolveHook(opt *hooks.Options) {
 	var notices bytes.Buffer
 	a.env.Notices = &notices
 	opt.Root = a.env.Root()
@@ -143,44 +136,19 @@ func (a *app) runHook(event string, opt hooks.Options) (err error) {
 	opt.RehydrateStaleS = a.env.Get("ST_REHYDRATE_STALE_S")
 	opt.PrecompactTimeoutS = a.env.Get("ST_PRECOMPACT_TIMEOUT_S")
 	opt.PrecompactFreshS = a.env.Get("ST_PRECOMPACT_FRESH_S")
-	opt.Operator = a.env.Get("ST_OPERATOR")
-	opt.ConfigDir = a.env.ConfigDir()
 	opt.StopFailureWindowS = a.env.Get("ST_STOPFAILURE_WINDOW_S")
+	opt.Operator = a.env.Get("ST_OPERATOR")
+	opt.Session = a.env.Get("CLAUDE_CODE_SESSION_ID")
+	opt.ConfigDir = a.env.ConfigDir()
 	opt.StateDir = a.env.Get("XDG_STATE_HOME")
 	if opt.StateDir == "" {
 		opt.StateDir = filepath.Join(a.env.Home(), ".local", "state")
 	}
+	opt.Knobs = hooks.KnobsFrom(a.env.Get)
+	opt.Spool = hooks.SpoolEnv{TmuxPane: a.env.Get("TMUX_PANE"), Entrypoint: a.env.Get("CLAUDE_CODE_ENTRYPOINT")}
 	opt.Notices = notices.Bytes()
 	opt.TestPanic = a.env.Get("ST_HOOK_TEST_PANIC") == "1"
 	if ms, err := strconv.ParseFloat(strings.TrimSpace(a.env.Get("ST_HOOK_TEST_DELAY_MS")), 64); err == nil && ms > 0 {
 		opt.TestDelay = time.Duration(ms * float64(time.Millisecond))
-	}
-	var stdin []byte
-	if hooks.ReadsStdin(event) {
-		stdin = readBounded(a.stdin, stdinBound)
-	}
-	res := hooks.Run(event, stdin, opt)
-	a.recordHook(event, stdin, start)
-	return a.printHookResult(res)
-}
-
-// readBounded reads r to EOF within d; on timeout or error it returns
-// nil, which the hook reads as invalid JSON.
-func readBounded(r io.Reader, d time.Duration) []byte {
-	done := make(chan []byte, 1)
-	go func() {
-		data, err := io.ReadAll(io.LimitReader(r, 1<<20))
-		if err != nil {
-			data = nil
-		}
-		done <- data
-	}()
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case data := <-done:
-		return data
-	case <-timer.C:
-		return nil
 	}
 }

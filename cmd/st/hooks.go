@@ -60,8 +60,6 @@ func hooksUsage(a *app) string {
   any hook whose command is missing or not executable, fires each of
   st's hooks with a sample payload against a temporary root, and prints
   PASS or FAIL with its latency. Exit 1 if anything failed.
-
-  Example: {NAME} hooks path --for codex
 `, a.name)
 }
 

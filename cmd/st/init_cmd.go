@@ -40,8 +40,6 @@ func (c *initCmd) help(a *app) string {
                  no-op; unrelated entries are preserved.)
   --for codex    Print the [mcp_servers.st] table to add to
                  ~/.codex/config.toml (Codex reads TOML); do not write.
-
-  Example: cd ~/code/project && {NAME} init
 `, a.name)
 }
 

@@ -15,7 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/smalltalk-go/st/internal/layout"
-	"github.com/smalltalk-go/st/internal/mcpserver"
+	"github.com/smalltalk-go/st/mcp"
 )
 
 func TestMain(m *testing.M) {
@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 		},
 		// The MCP server that `st mcp` execs.
 		"st-mcp": func() {
-			os.Exit(mcpserver.Main(newTestMCP()))
+			os.Exit(mcp.Main(newTestMCP()))
 		},
 	})
 }
@@ -57,8 +57,8 @@ func testClock() func() time.Time {
 
 // newTestMCP is st-mcp's process with one test seam:
 // ST_TEST_MCP_INTERVALS="status,tidy,backstop" (ms) shortens its timers.
-func newTestMCP() mcpserver.Process {
-	p := mcpserver.Process{
+func newTestMCP() mcp.Process {
+	p := mcp.Process{
 		Name: cmp.Or(os.Getenv("_ST_INVOKED_AS"), "st"), Channel: slices.Contains(os.Args[1:], "--channel"),
 		Env:   layout.NewEnv(os.LookupEnv, os.Stderr),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
@@ -76,7 +76,7 @@ func newTestMCP() mcpserver.Process {
 		}
 		ms[i] = time.Duration(n) * time.Millisecond
 	}
-	p.Tune = func(c *mcpserver.Config) {
+	p.Tune = func(c *mcp.Config) {
 		c.StatusEvery, c.TidyEvery, c.BackstopEvery = ms[0], ms[1], ms[2]
 	}
 	return p

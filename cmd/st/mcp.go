@@ -6,7 +6,7 @@ import (
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
-// mcpCmd runs the MCP stdio server (internal/mcpserver).
+// mcpCmd runs the MCP stdio server (package mcp).
 type mcpCmd struct {
 	Channel bool `help:"channel mode: push new inbox messages to Claude Code"`
 }

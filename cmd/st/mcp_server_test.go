@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smalltalk-go/st/internal/mcpserver"
+	"github.com/smalltalk-go/st/mcp"
 )
 
 // §8 case 55: serverInfo, capabilities and instructions per mode.
@@ -33,9 +33,9 @@ func TestMCPInitialize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := `{"tools":{}}`
+		want := `{"tools":{"listChanged":true}}`
 		if channel {
-			want = `{"experimental":{"claude/channel":{}},"tools":{}}`
+			want = `{"experimental":{"claude/channel":{}},"tools":{"listChanged":true}}`
 		}
 		if string(caps) != want {
 			t.Errorf("channel=%v: capabilities %s, want %s", channel, caps, want)
@@ -44,7 +44,7 @@ func TestMCPInitialize(t *testing.T) {
 			t.Errorf("plain mode sent instructions")
 		}
 		if channel {
-			if init.Instructions != mcpserver.Instructions {
+			if init.Instructions != mcp.Instructions {
 				t.Errorf("instructions differ")
 			}
 			if n := len([]rune(init.Instructions)); n != 1887 {

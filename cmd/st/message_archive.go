@@ -26,14 +26,6 @@ type messageMoveCmd struct {
 func (c *messageMoveCmd) help(a *app) string {
 	return named(`usage: {NAME} message archive [<identity>] <filename> [--with-attachments]
        {NAME} message archive trim [<identity>] [--older-than DURATION] [--keep-last N] [--dry-run] [--with-attachments]
-
-  Move a processed message from inbox/ to archive/. The archive copy is
-  never replaced; archiving again is idempotent. --with-attachments also
-  moves the files sharing the message's <unix-ms>-<rand6> prefix.
-
-  Examples:
-    {NAME} message archive 1714826789012-abcdef.md
-    {NAME} message archive trim --older-than 90d --dry-run
 `, a.name)
 }
 

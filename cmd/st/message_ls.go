@@ -24,14 +24,6 @@ type messageLsCmd struct {
 
 func (c *messageLsCmd) help(a *app) string {
 	return named(`usage: {NAME} message ls [<identity>] [--archive] [--count|--json] [--since UNIX_MS] [--from ID] [--orphans]
-
-  List the messages in <identity>'s inbox (or archive with --archive),
-  oldest first. The count goes to stderr, the filenames to stdout.
-  --orphans lists attachments whose .md is not in the same folder.
-
-  Examples:
-    {NAME} message ls
-    {NAME} message ls --from bob --json
 `, a.name)
 }
 

@@ -20,14 +20,6 @@ type messageReadCmd struct {
 
 func (c *messageReadCmd) help(a *app) string {
 	return named(`usage: {NAME} message read [<identity>] <filename> [--raw|--json] [--archive]
-
-  Print one message: a header on stderr, the body on stdout. The inbox
-  is searched first (the archive first with --archive). --raw prints the
-  whole file, --json one JSON object.
-
-  Examples:
-    {NAME} message read 1714826789012-abcdef.md
-    {NAME} message read bob 1714826789012-abcdef.md --json
 `, a.name)
 }
 

@@ -15,15 +15,6 @@ type messageThreadCmd struct {
 
 func (c *messageThreadCmd) help(a *app) string {
 	return named(`usage: {NAME} message thread [<identity>] <filename> [--tree]
-
-  Print the reply chain of a message across every agent's inbox and
-  archive: its ancestors and all replies below it, one
-  "<filename>\t<from>\t<subject>" line each, oldest first (--tree:
-  indented two spaces per level).
-
-  Examples:
-    {NAME} message thread 1714826789012-abcdef.md
-    {NAME} message thread 1714826789012-abcdef.md --tree
 `, a.name)
 }
 

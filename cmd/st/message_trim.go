@@ -19,14 +19,6 @@ type messageTrimCmd struct {
 
 func (c *messageTrimCmd) help(a *app) string {
 	return named(`usage: {NAME} message archive trim [<identity>] [--older-than DURATION] [--keep-last N] [--dry-run] [--with-attachments]
-
-  Bulk-archive old inbox items: delete archive/ files older than
-  DURATION (<n>s|m|h|d|w) and/or all but the newest N. Victims are
-  printed on stdout, the summary on stderr.
-
-  Examples:
-    {NAME} message archive trim --older-than 90d --dry-run
-    {NAME} message archive trim --keep-last 500
 `, a.name)
 }
 

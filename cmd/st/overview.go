@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/smalltalk-go/st/internal/layout"
-	"github.com/smalltalk-go/st/internal/overview"
+	"github.com/smalltalk-go/st/overview"
 )
 
 // overviewCmd prints the dashboard of the environment's agent.
@@ -18,14 +18,10 @@ type overviewCmd struct {
 func (c *overviewCmd) help(a *app) string {
 	return named(`usage: {NAME} overview [--recent N] [--json]
 
-  At-a-glance snapshot for $ST_AGENT:
+  At-a-glance snapshot for $COORD_IDENTITY:
     - your inbox unread count + oldest item
     - every identity's status + last-activity
     - top N recent activity entries across the tree
-
-  Examples:
-    {NAME} overview                 # the dashboard, for people
-    {NAME} overview --recent 20 --json
 `, a.name)
 }
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/smalltalk-go/st/internal/layout"
-	"github.com/smalltalk-go/st/internal/resource"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/resource"
 )
 
 // resourceCmd groups the resource verbs: an agent's annotated URLs.

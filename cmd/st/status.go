@@ -15,11 +15,15 @@ type statusCmd struct {
 func (c *statusCmd) help(a *app) string {
 	return named(`usage: {NAME} status [<identity>] [--set <state>]
 
-  Print an agent's effective status, or set it.
-  States: offline | available | busy | away | dnd
-  (unknown = the status file is older than 15 minutes)
+  Get or set an agent status. No args prints your own
+  ($ST_AGENT) status; <identity> reads another agent's.
+  --set <state> writes your own — states: available | busy |
+  away | dnd | offline.
 
-  Example: {NAME} status --set busy
+  Examples:
+    {NAME} status --set busy      # go heads-down (ding suppresses)
+    {NAME} status                 # print my current status
+    {NAME} status alice           # read alice's status
 `, a.name)
 }
 

@@ -6,7 +6,7 @@ import (
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/sterr"
-	stsync "github.com/smalltalk-go/st/internal/sync"
+	"github.com/smalltalk-go/st/peersync"
 )
 
 // syncCmd is "sync push|pull <peer>", "sync push|pull --all",
@@ -41,7 +41,7 @@ func (c *syncCmd) Run(a *app) error {
 	peer, hasPeer := deref(c.Peer)
 	root := a.root()
 	a.warnRootShape(root)
-	s := &stsync.Syncer{
+	s := &peersync.Syncer{
 		Root:      root,
 		ConfigDir: a.env.ConfigDir(),
 		PathEnv:   a.env.Get("PATH"),

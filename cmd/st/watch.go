@@ -12,10 +12,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/smalltalk-go/st/internal/follow"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
-	"github.com/smalltalk-go/st/internal/watch"
+	"github.com/smalltalk-go/st/watch"
 )
 
 // watchCmd prints one line per message arriving in an inbox (or, with
@@ -46,10 +45,6 @@ func (c *watchCmd) help(a *app) string {
            (cross-tree supervisor mode; uses --from / $ST_AGENT
            for the suppression id).
   <identity>: watch THAT identity's inbox specifically.
-
-  Examples:
-    {NAME} watch --since-now --with-subject   # new arrivals, with subjects
-    {NAME} watch bob --once                   # replay bob's inbox and exit
 `, a.name)
 }
 
@@ -60,7 +55,7 @@ func (c *watchCmd) Run(a *app) error {
 	if c.Agent != "" && c.All {
 		return sterr.New(sterr.WatchFlagConflict, "--all and <identity> are mutually exclusive", nil)
 	}
-	setup := follow.Setup{WithSubject: c.WithSubject}
+	setup := watch.Setup{WithSubject: c.WithSubject}
 	switch {
 	case c.Agent != "":
 		id, err := a.resolve(c.Agent, layout.Lenient)
@@ -102,7 +97,7 @@ func (c *watchCmd) Run(a *app) error {
 		return err
 	}
 	defer t.Close()
-	f := follow.New(t, setup)
+	f := watch.NewFollower(t, setup)
 	if c.Once {
 		return printLines(a.stdout, f.Replay())
 	}
@@ -142,7 +137,7 @@ func (c *watchCmd) Run(a *app) error {
 	}
 }
 
-func printLines(w io.Writer, lines []follow.Line) error {
+func printLines(w io.Writer, lines []watch.Line) error {
 	if len(lines) == 0 {
 		return nil
 	}

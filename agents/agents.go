@@ -1,0 +1,147 @@
+// Package agents enumerates the agents of a store and summarises them:
+// who exists, their effective status and display name, and (enriched)
+// when anything of theirs last changed and how many messages wait in
+// their inbox. It only reads; nothing is created or changed.
+//
+// The JSON field order of Agent and Enriched is the wire order of
+// `st agents --json [--enrich]` and the MCP st_agents tool.
+package agents
+
+import (
+	"io/fs"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/status"
+)
+
+// Agent is one listed agent.
+type Agent struct {
+	Identity string  `json:"identity"`
+	Status   string  `json:"status"`
+	Name     *string `json:"name"` // nil when there is no usable name file
+}
+
+// Enriched is an Agent with its activity summary.
+type Enriched struct {
+	Agent
+	// LastActivity is the newest mtime, in fractional unix milliseconds,
+	// over the entries directly inside inbox/ and archive/ and the status
+	// file; nil when there is none.
+	LastActivity *float64 `json:"lastActivity"`
+	// Inbox counts the canonical message names in inbox/.
+	Inbox int `json:"inbox"`
+	// Waiting (ours, issue 6) is set when the agent waits on a human:
+	// its latest session ended in a notification nothing answered.
+	Waiting *events.Waiting `json:"waiting,omitempty"`
+}
+
+// Options filter a listing.
+type Options struct {
+	// Status keeps only agents whose effective status equals it exactly
+	// (not validated: an unknown word gives an empty list). Empty means
+	// no filter.
+	Status string
+}
+
+// IDs returns the agents of the store, sorted: root entries that are
+// valid agent names (so neither hidden nor reserved), are directories and
+// hold an inbox/ or archive/ directory or a status entry. A nil tree (no
+// root yet) has none.
+func IDs(t *fsutil.Tree) []string {
+	if t == nil {
+		return []string{}
+	}
+	names, err := t.ReadDirNames(".")
+	if err != nil {
+		return []string{}
+	}
+	ids := make([]string, 0, len(names))
+	for _, id := range names {
+		if !layout.ValidAgent(id) || !t.IsDir(id) {
+			continue
+		}
+		if t.IsDir(id+"/inbox") || t.IsDir(id+"/archive") || exists(t, id+"/status") {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// List returns the agents with their effective status at now and their
+// display name, filtered by opts.
+func List(t *fsutil.Tree, now time.Time, opts Options) []Agent {
+	ids := IDs(t)
+	out := make([]Agent, 0, len(ids))
+	for _, id := range ids {
+		a := Agent{Identity: id, Status: status.Effective(t, id, now), Name: Name(t, id)}
+		if opts.Status != "" && a.Status != opts.Status {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// Enrich adds each agent's last activity and inbox count.
+func Enrich(t *fsutil.Tree, list []Agent) []Enriched {
+	ids := make([]string, len(list))
+	for i, a := range list {
+		ids[i] = a.Identity
+	}
+	return EnrichScanned(list, ScanAll(t, ids))
+}
+
+// EnrichScanned is Enrich with the agents' folders already scanned
+// (scans[i] belongs to list[i]).
+func EnrichScanned(list []Agent, scans []Scan) []Enriched {
+	out := make([]Enriched, len(list))
+	for i, a := range list {
+		out[i] = Enriched{Agent: a, LastActivity: scans[i].LastActivity(), Inbox: scans[i].InboxCount(), Waiting: scans[i].Waiting}
+	}
+	return out
+}
+
+// Name returns the first line of <id>/name trimmed of whitespace, or nil
+// when the file is missing, unreadable or blank.
+func Name(t *fsutil.Tree, id string) *string {
+	if t == nil {
+		return nil
+	}
+	data, _, err := t.ReadRegular(id + "/name")
+	if err != nil {
+		return nil
+	}
+	line, _, _ := strings.Cut(strings.ToValidUTF8(string(data), "\uFFFD"), "\n")
+	line = jsstr.TrimSpace(line)
+	if line == "" {
+		return nil
+	}
+	return &line
+}
+
+// LastActivity returns the newest mtime (fractional unix ms) over every
+// entry directly inside <id>/inbox and <id>/archive and the status file,
+// or nil when there is none.
+func LastActivity(t *fsutil.Tree, id string) *float64 { return ScanAgent(t, id).LastActivity() }
+
+// InboxCount returns the number of canonical message names in <id>/inbox.
+func InboxCount(t *fsutil.Tree, id string) int { return ScanAgent(t, id).InboxCount() }
+
+// MtimeMs is a file's modification time in unix milliseconds with the
+// sub-millisecond fraction, computed like Node's Stats.mtimeMs.
+func MtimeMs(fi fs.FileInfo) float64 {
+	mt := fi.ModTime()
+	return float64(mt.Unix())*1000 + float64(mt.Nanosecond())/1e6
+}
+
+func exists(t *fsutil.Tree, rel string) bool {
+	_, err := t.Stat(rel)
+	return err == nil
+}

@@ -1,0 +1,136 @@
+package agents
+
+import (
+	"io/fs"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/message"
+)
+
+// Entry is one name directly inside an agent's inbox/ or archive/, with
+// its modification time when it could be read (stat follows a final
+// symlink, within the tree).
+type Entry struct {
+	Name    string
+	MtimeMs float64 // fractional unix ms; valid when Stat is true
+	Stat    bool    // the entry could be stat'ed
+	Regular bool    // a regular file
+}
+
+// Scan is one pass over an agent's activity: its inbox/ and archive/
+// entries (sorted by name) and its status file. Enrich and the overview
+// share it, so each file is stat'ed once.
+type Scan struct {
+	Inbox   []Entry
+	Archive []Entry
+	Status  *Entry // nil when there is no status entry
+	// Waiting is set when the agent's latest session waits on a human
+	// (issue 6: a notification nothing answered yet).
+	Waiting *events.Waiting
+}
+
+// ScanAgent reads id's inbox/, archive/ and status. Missing or unreadable
+// folders scan as empty.
+func ScanAgent(t *fsutil.Tree, id string) Scan {
+	var s Scan
+	if t == nil {
+		return s
+	}
+	s.Inbox = scanDir(t, id+"/inbox")
+	s.Archive = scanDir(t, id+"/archive")
+	if w, ok := events.WaitingFor(t, id); ok {
+		s.Waiting = &w
+	}
+	if fi, err := t.Stat(id + "/status"); err == nil {
+		s.Status = &Entry{Name: "status", MtimeMs: MtimeMs(fi), Stat: true, Regular: fi.Mode().IsRegular()}
+	}
+	return s
+}
+
+// ScanAll scans the agents ids concurrently; scans[i] belongs to ids[i].
+func ScanAll(t *fsutil.Tree, ids []string) []Scan {
+	scans := make([]Scan, len(ids))
+	workers := min(len(ids), 4*runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i, id := range ids {
+			scans[i] = ScanAgent(t, id)
+		}
+		return scans
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				scans[i] = ScanAgent(t, ids[i])
+			}
+		})
+	}
+	for i := range ids {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return scans
+}
+
+func scanDir(t *fsutil.Tree, dir string) []Entry {
+	des, err := t.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	slices.SortFunc(des, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	out := make([]Entry, len(des))
+	for i, de := range des {
+		e := Entry{Name: de.Name()}
+		var fi fs.FileInfo
+		if de.Type()&fs.ModeSymlink != 0 {
+			fi, err = t.Stat(dir + "/" + de.Name())
+		} else {
+			fi, err = de.Info()
+		}
+		if err == nil {
+			e.MtimeMs, e.Stat, e.Regular = MtimeMs(fi), true, fi.Mode().IsRegular()
+		}
+		out[i] = e
+	}
+	return out
+}
+
+// LastActivity is the newest mtime over the inbox and archive entries and
+// the status file, or nil when there is none.
+func (s Scan) LastActivity() *float64 {
+	var newest *float64
+	consider := func(e Entry) {
+		if e.Stat && (newest == nil || e.MtimeMs > *newest) {
+			ms := e.MtimeMs
+			newest = &ms
+		}
+	}
+	for _, e := range s.Inbox {
+		consider(e)
+	}
+	for _, e := range s.Archive {
+		consider(e)
+	}
+	if s.Status != nil {
+		consider(*s.Status)
+	}
+	return newest
+}
+
+// InboxCount is the number of canonical message names in the inbox.
+func (s Scan) InboxCount() int {
+	n := 0
+	for _, e := range s.Inbox {
+		if message.IsCanonical(e.Name) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,142 @@
+package hooks
+
+import (
+	"path/filepath"
+	"strconv"
+	"time"
+
+	agentctx "github.com/smalltalk-go/st/context"
+	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/message"
+	"github.com/smalltalk-go/st/status"
+)
+
+// The Claude Code events beyond session boundaries (issue 6). Each works
+// on its payload and the open store, says what it decided on its event
+// line (ev.Advice) and fails open: a failing part is only dropped.
+
+func subagentStart(c *call) Result {
+	c.line.Advice = "contract"
+	return Result{Stdout: AdditionalContext(c.line.Event, SubagentContract(c.opt.Config))}
+}
+
+func stop(c *call) Result {
+	ClearRetry(c.ctx, c.t, c.opt.Agent, c.p.SessionID)
+	if c.opt.Timestamp {
+		return Result{Stdout: SystemMessage("⏱ " + c.now.Local().Format("15:04:05"))}
+	}
+	return Result{}
+}
+
+func sessionEnd(c *call) Result {
+	ClearRetry(c.ctx, c.t, c.opt.Agent, c.p.SessionID)
+	if layout.EnsureAgent(c.opt.Root, c.opt.Agent) == nil {
+		status.Set(c.t, c.opt.Agent, "offline")
+	}
+	return Result{}
+}
+
+func userPromptSubmit(c *call) Result {
+	ctx, t, p, opt, ev := c.ctx, c.t, &c.p, c.opt, c.line
+	ClearRetry(ctx, t, opt.Agent, p.SessionID)
+	if (opt.Knobs.CapturePrompts || opt.Config.CapturePrompts) && !opt.Knobs.HookChild && len(p.Raw) > 0 {
+		Spool(t, opt.Agent, p.Raw, opt.Spool, opt.now())
+	}
+	now := opt.now()
+	var tokens int64
+	var haveTokens bool
+	if p.TranscriptPath != "" {
+		if tail, err := ReadTranscriptTail(p.TranscriptPath, TranscriptTail); err == nil {
+			tokens, haveTokens = ContextTokens(tail)
+		}
+	}
+	var nowMod time.Time
+	if fi, err := t.Stat(agentctx.NowPath(opt.Agent)); err == nil {
+		nowMod = fi.ModTime()
+	}
+	recent, _ := events.Tail(t, opt.Agent, p.SessionID, events.TailBytes)
+	work := RealWork(recent)
+	var text string
+	UpdateState(ctx, t, opt.Agent, p.SessionID, func(s *State) bool {
+		if haveTokens {
+			if adv, level := ContextAdvice(tokens, opt.Config.ContextWindow, s.ContextWarned); adv != "" {
+				text, s.ContextWarned = adv, level
+				s.FlushRemindedMS = now.UnixMilli() // it asks for a flush too
+				ev.Advice = "context-" + strconv.Itoa(level)
+				return true
+			}
+		}
+		if adv := FlushReminder(now, nowMod, opt.Knobs.FlushRemind, s.FlushRemindedMS, work); adv != "" {
+			text, s.FlushRemindedMS = adv, now.UnixMilli()
+			ev.Advice = "flush"
+			return true
+		}
+		return false
+	})
+	if text == "" {
+		return Result{}
+	}
+	return Result{Stdout: AdditionalContext("UserPromptSubmit", text)}
+}
+
+func preToolUse(c *call) Result {
+	p, opt, ev := &c.p, c.opt, c.line
+	in := p.Input()
+	if len(opt.Config.Deny) > 0 {
+		if reason, denied := CompileDeny(opt.Config.Deny).Match(p.ToolName, in); denied {
+			ev.Advice = "deny"
+			return Result{Stdout: Deny(reason)}
+		}
+	}
+	if p.ToolName != "Read" || in.FilePath == "" || in.Offset != nil || in.Limit != nil {
+		return Result{}
+	}
+	path := in.FilePath
+	if !filepath.IsAbs(path) && p.Cwd != "" {
+		path = filepath.Join(p.Cwd, path)
+	}
+	if text := LargeRead(p.ToolName, in, FileSize(path), opt.Knobs.LargeRead); text != "" {
+		ev.Advice = "large-read"
+		return Result{Stdout: AdditionalContext("PreToolUse", text)}
+	}
+	return Result{}
+}
+
+func postToolUseFailure(c *call) Result {
+	t, p, opt, ev := c.t, &c.p, c.opt, c.line
+	recent, _ := events.Tail(t, opt.Agent, p.SessionID, events.TailBytes)
+	n := FailStreak(append(recent, *ev))
+	if text := ThrashAdvice(p.ToolName, n); text != "" {
+		ev.Advice = "thrash"
+		return Result{Stdout: AdditionalContext("PostToolUseFailure", text)}
+	}
+	return Result{}
+}
+
+func notification(c *call) Result {
+	t, p, opt, ev := c.t, &c.p, c.opt, c.line
+	if !NotifiesOperator(opt.Config, p.NotificationType) {
+		return Result{}
+	}
+	to := opt.Config.Recipient(opt.Operator)
+	if to == opt.Agent || !layout.ValidAgent(to) {
+		return Result{}
+	}
+	subject, body := OperatorNote(opt.Agent, p)
+	if _, err := sendNote(t, opt, to, message.Message{From: opt.Agent, Subject: subject, Body: []byte(body)}); err == nil {
+		ev.Advice = "operator"
+	}
+	return Result{}
+}
+
+// sendNote delivers an operator message from the agent, creating the
+// agent's own folders first as `st message send` would.
+func sendNote(t *fsutil.Tree, opt Options, to string, m message.Message) (string, error) {
+	if err := layout.EnsureAgent(opt.Root, opt.Agent); err != nil {
+		return "", err
+	}
+	return inbox.Send(t, to, m, opt.now())
+}

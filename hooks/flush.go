@@ -1,0 +1,58 @@
+package hooks
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/smalltalk-go/st/events"
+)
+
+// FlushRemindEvery is the least time between two flush reminders in one
+// session.
+const FlushRemindEvery = 30 * time.Minute
+
+// editTools change files.
+var editTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true}
+
+// realWorkCalls is how many completed tool calls count as real work
+// even without an edit.
+const realWorkCalls = 5
+
+// RealWork reports whether a session's events show real work: a file
+// edited or written, or several completed tool calls.
+func RealWork(evs []events.Event) bool {
+	calls := 0
+	for i := range evs {
+		if evs[i].Event != "PostToolUse" {
+			continue
+		}
+		if editTools[evs[i].Tool] {
+			return true
+		}
+		calls++
+	}
+	return calls >= realWorkCalls
+}
+
+// FlushReminder decides whether a prompt gets a reminder to flush
+// now.md: the session did real work, now.md is missing (nowMod zero) or
+// older than after, and no reminder went out in the last 30 minutes
+// (lastMS, unix ms, 0 for never). It returns the text, or "".
+func FlushReminder(now, nowMod time.Time, after time.Duration, lastMS int64, realWork bool) string {
+	if !realWork {
+		return ""
+	}
+	if lastMS > 0 && now.Sub(time.UnixMilli(lastMS)) < FlushRemindEvery {
+		return ""
+	}
+	if nowMod.IsZero() {
+		return "now.md has not been written for this agent yet, and this session has done real work. " +
+			"Flush your working state with `st context write` (current task, decisions, next steps)."
+	}
+	age := now.Sub(nowMod)
+	if age <= after {
+		return ""
+	}
+	return fmt.Sprintf("now.md was last written %d minutes ago, and this session has done real work since. "+
+		"Flush your working state with `st context write` (current task, decisions, next steps).", int(age/time.Minute))
+}

@@ -1,0 +1,247 @@
+// The payload: what Claude Code sends a hook on stdin, and the event-log
+// line made from it.
+
+package hooks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/smalltalk-go/st/events"
+)
+
+// Payload holds the stdin fields of a Claude Code hook that st uses
+// (claude-code-hooks.md §1.1, §1.2). Unknown fields are ignored.
+type Payload struct {
+	SessionID      string `json:"session_id"`
+	HookEventName  string `json:"hook_event_name"`
+	Cwd            string `json:"cwd"`
+	TranscriptPath string `json:"transcript_path"`
+	AgentID        string `json:"agent_id"`
+	AgentType      string `json:"agent_type"`
+
+	Prompt string `json:"prompt"`
+
+	ToolName     string          `json:"tool_name"`
+	ToolInput    json.RawMessage `json:"tool_input"`
+	ToolResponse json.RawMessage `json:"tool_response"`
+	ToolUseID    string          `json:"tool_use_id"`
+	Error        json.RawMessage `json:"error"`      // a string on PostToolUseFailure and StopFailure
+	ErrorType    json.RawMessage `json:"error_type"` // what older scripts read on StopFailure
+	ErrorDetails string          `json:"error_details"`
+	IsInterrupt  bool            `json:"is_interrupt"`
+	DurationMS   float64         `json:"duration_ms"`
+
+	NotificationType string `json:"notification_type"`
+	Title            string `json:"title"`
+	Message          string `json:"message"`
+
+	Source  string `json:"source"`  // SessionStart
+	Reason  string `json:"reason"`  // SessionEnd
+	Trigger string `json:"trigger"` // PreCompact
+
+	StopHookActive bool `json:"stop_hook_active"`
+
+	// Raw is the payload as read, for the prompt spool.
+	Raw json.RawMessage `json:"-"`
+}
+
+// ParsePayload decodes a hook's stdin. Invalid JSON gives an empty
+// payload (the hook still runs and records what it can) and ok false.
+func ParsePayload(data []byte) (p Payload, ok bool) {
+	if err := json.Unmarshal(data, &p); err != nil {
+		return Payload{}, false
+	}
+	p.Raw = append(json.RawMessage(nil), data...)
+	return p, true
+}
+
+// ToolInput is the part of a tool's input the rules look at.
+type ToolInput struct {
+	Command      string `json:"command"`
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+	Path         string `json:"path"`
+	URL          string `json:"url"`
+	Offset       any    `json:"offset"`
+	Limit        any    `json:"limit"`
+}
+
+// Input decodes the tool input; fields of other types are left empty.
+func (p *Payload) Input() ToolInput {
+	var in ToolInput
+	if len(p.ToolInput) > 0 {
+		var loose map[string]any
+		if json.Unmarshal(p.ToolInput, &loose) == nil {
+			str := func(k string) string { s, _ := loose[k].(string); return s }
+			in = ToolInput{Command: str("command"), FilePath: str("file_path"), NotebookPath: str("notebook_path"),
+				Path: str("path"), URL: str("url"), Offset: loose["offset"], Limit: loose["limit"]}
+		}
+	}
+	return in
+}
+
+// Target is what a deny rule's pattern and the log's path field look
+// at: the command, else the file, notebook or search path, else the URL.
+func (in ToolInput) Target() string {
+	for _, s := range []string{in.Command, in.FilePath, in.NotebookPath, in.Path, in.URL} {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// FilePathOf returns the path a tool works on (file_path, notebook_path
+// or path).
+func (in ToolInput) FilePathOf() string {
+	for _, s := range []string{in.FilePath, in.NotebookPath, in.Path} {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// InputHash is a short fingerprint of a tool input: the same input gives
+// the same hash whatever its key order or spacing.
+func InputHash(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var v any
+	canon := []byte(raw)
+	if json.Unmarshal(raw, &v) == nil {
+		if b, err := json.Marshal(v); err == nil {
+			canon = b
+		}
+	}
+	sum := sha256.Sum256(canon)
+	return hex.EncodeToString(sum[:6])
+}
+
+// scalarText is jq -r of a scalar: a string as is, null and false as "",
+// anything else as its JSON text.
+func scalarText(raw json.RawMessage) string {
+	s := strings.TrimSpace(string(raw))
+	if s == "" || s == "null" || s == "false" {
+		return ""
+	}
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		return str
+	}
+	if s[0] == '{' || s[0] == '[' {
+		return ""
+	}
+	return s
+}
+
+// FailureType is a StopFailure's type: error, else error_type, else
+// "unknown" (st-compat §7.4, claude-code-hooks.md §1.5).
+func (p *Payload) FailureType() string {
+	if s := scalarText(p.Error); s != "" {
+		return s
+	}
+	if s := scalarText(p.ErrorType); s != "" {
+		return s
+	}
+	return "unknown"
+}
+
+// EventNames maps `st hook <event>` names to Claude Code's event names.
+var EventNames = map[string]string{
+	"session-start":         "SessionStart",
+	"session-end":           "SessionEnd",
+	"user-prompt-submit":    "UserPromptSubmit",
+	"subagent-start":        "SubagentStart",
+	"subagent-stop":         "SubagentStop",
+	"pre-tool-use":          "PreToolUse",
+	"post-tool-use":         "PostToolUse",
+	"post-tool-use-failure": "PostToolUseFailure",
+	"notification":          "Notification",
+	"stop":                  "Stop",
+	"stop-failure":          "StopFailure",
+	"pre-compact":           "PreCompact",
+	"post-compact":          "PostCompact",
+	"codex-session-start":   "SessionStart",
+	"codex-stop":            "Stop",
+}
+
+// EventName is the Claude Code name for a hook: the payload's
+// hook_event_name when it is a plain identifier, else the name mapped
+// from the st event, else the st event itself.
+func EventName(stEvent string, p *Payload) string {
+	if n := p.HookEventName; n != "" && len(n) <= 40 && isIdent(n) {
+		return n
+	}
+	if n, ok := EventNames[stEvent]; ok {
+		return n
+	}
+	return stEvent
+}
+
+func isIdent(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Field caps for the event log.
+const (
+	CommandChars = 200
+	ErrorChars   = 200
+	TitleChars   = 120
+	MessageChars = 200
+)
+
+// NewEvent builds the log line for a hook run. It never copies a prompt
+// or a tool's output: only their sizes. HookUS is left for the caller to
+// set just before appending.
+func NewEvent(name string, p *Payload, now time.Time) *events.Event {
+	e := &events.Event{TS: events.Stamp(now), Event: name, Session: events.Cap(p.SessionID, 128)}
+	if p.AgentID != "" || name == "SubagentStart" || name == "SubagentStop" {
+		e.AgentType = events.Cap(p.AgentType, 80)
+	}
+	switch name {
+	case "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied":
+		in := p.Input()
+		e.Tool = events.Cap(p.ToolName, 80)
+		e.Path = events.Cap(in.FilePathOf(), 1024)
+		if in.FilePathOf() == "" && in.URL != "" {
+			e.Path = events.Cap(in.URL, 1024)
+		}
+		e.Command = events.Cap(in.Command, CommandChars)
+		e.Input = InputHash(p.ToolInput)
+		e.ToolMS = int64(p.DurationMS)
+		if name == "PostToolUse" {
+			e.Bytes = int64(len(p.ToolResponse))
+		}
+		if name == "PostToolUseFailure" {
+			e.Error = events.Cap(events.FirstLine(scalarText(p.Error)), ErrorChars)
+			e.Interrupt = p.IsInterrupt
+		}
+	case "UserPromptSubmit":
+		e.Bytes = int64(len(p.Prompt))
+	case "Notification":
+		e.Type = events.Cap(p.NotificationType, 80)
+		e.Title = events.Cap(events.FirstLine(p.Title), TitleChars)
+		e.Message = events.Cap(events.FirstLine(p.Message), MessageChars)
+	case "SessionStart":
+		e.Type = events.Cap(p.Source, 80)
+	case "SessionEnd":
+		e.Type = events.Cap(p.Reason, 80)
+	case "PreCompact", "PostCompact":
+		e.Type = events.Cap(p.Trigger, 80)
+	case "StopFailure":
+		e.Error = events.Cap(events.FirstLine(p.FailureType()), ErrorChars)
+	}
+	return e
+}

@@ -1,0 +1,386 @@
+package hooks
+
+import (
+	"context"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/internal/fsutil"
+)
+
+// Result is what a hook prints and how it exits.
+type Result struct {
+	Stdout []byte
+	Stderr []byte
+	Code   int
+}
+
+// Options is everything a hook takes besides its payload: the resolved
+// store, the clock, the event's flags, and the settings the caller read
+// from the environment (raw ones are parsed by the hook that uses them).
+type Options struct {
+	Root  string // the store root, verbatim
+	Agent string // the acting agent; "" when none is set or the name is invalid
+
+	Now   func() time.Time
+	Start time.Time // when the hook started, for the event line's hook_us
+
+	JSON      bool // session-start --json: hookSpecificOutput on stdout, exit 0
+	Inbox     bool // session-start --inbox: add an unread-inbox summary
+	Timestamp bool // stop --timestamp: print the local time
+	Retry     bool // stop-failure --retry: retry transient API errors
+
+	HookTimeoutMS      string // ST_HOOK_TIMEOUT_MS
+	RehydrateStaleS    string // ST_REHYDRATE_STALE_S
+	PrecompactTimeoutS string // ST_PRECOMPACT_TIMEOUT_S
+	PrecompactFreshS   string // ST_PRECOMPACT_FRESH_S
+	StopFailureWindowS string // ST_STOPFAILURE_WINDOW_S
+	Operator           string // ST_OPERATOR
+	Session            string // CLAUDE_CODE_SESSION_ID, for hooks that read no payload
+	ConfigDir          string // $ST_CONFIG, else $HOME/.config/smalltalk
+	StateDir           string // $XDG_STATE_HOME, else $HOME/.local/state
+	Knobs              Knobs
+	Spool              SpoolEnv // stored with a captured prompt (Serve adds the host)
+
+	// Config is config.yaml, which Serve loads for the hooks that read it.
+	Config Config
+
+	// Notices are the legacy-variable notices resolving root and agent
+	// produced. They never reach a hook's stderr; pre-compact appends
+	// them to its log.
+	Notices []byte
+
+	// TestPanic makes the hook panic at its start and TestDelay makes it
+	// sleep first (pre-compact: inside its write), so tests can exercise
+	// the recovery and the time budgets. Both are off in normal use.
+	TestPanic bool
+	TestDelay time.Duration
+}
+
+func (o *Options) now() time.Time {
+	if o.Now == nil {
+		return time.Now()
+	}
+	return o.Now()
+}
+
+// hook is how the runner treats one event.
+type hook struct {
+	run func(*call) Result
+
+	readsPayload bool // the hook reads its stdin payload; the others never wait for it
+	readsConfig  bool // the hook reads config.yaml
+
+	// onStore marks the issue-6 events: they work on their payload and
+	// the open store, need an agent (without one they say nothing and
+	// log nothing), and their event line carries what they decided, so
+	// it is appended when they end, within their budget. The others
+	// (st-compat §7) work from the environment; the runner appends a
+	// plain line for them after they end, whatever happened.
+	onStore     bool
+	createsRoot bool // onStore: the hook may create the store (it sends, sets a status or spools)
+
+	// then runs after the hook without a time budget and appends its
+	// own event line (stop-failure --retry waits out a backoff).
+	then func(payload []byte, opt Options) Result
+}
+
+// hookFor returns how event runs; ok is false for an unknown event.
+func hookFor(event string, retry bool) (h hook, ok bool) {
+	switch event {
+	case SessionStart:
+		return hook{run: func(c *call) Result { return runSessionStart(c.opt) }}, true
+	case PreCompact:
+		return hook{run: func(c *call) Result { return runPreCompact(c.opt) }}, true
+	case StopFailure:
+		h := hook{run: func(c *call) Result { return runStopFailure(c.payload, c.opt) }, readsPayload: true, readsConfig: true}
+		if retry {
+			h.then = StopFailureRetry
+		}
+		return h, true
+	case CodexSessionStart:
+		return hook{run: func(c *call) Result { return runCodexSessionStart(c.opt) }}, true
+	case CodexStop:
+		return hook{run: func(c *call) Result { return runCodexStop(c.opt) }}, true
+	case UserPromptSubmit:
+		return hook{run: userPromptSubmit, readsPayload: true, readsConfig: true, onStore: true, createsRoot: true}, true
+	case SubagentStart:
+		return hook{run: subagentStart, readsPayload: true, readsConfig: true, onStore: true}, true
+	case PreToolUse:
+		return hook{run: preToolUse, readsPayload: true, readsConfig: true, onStore: true}, true
+	case PostToolUse:
+		return hook{run: func(*call) Result { return Result{} }, readsPayload: true, onStore: true}, true // the line is all it does
+	case PostToolUseFailure:
+		return hook{run: postToolUseFailure, readsPayload: true, onStore: true}, true
+	case Notification:
+		return hook{run: notification, readsPayload: true, readsConfig: true, onStore: true, createsRoot: true}, true
+	case Stop:
+		return hook{run: stop, readsPayload: true, onStore: true}, true
+	case SessionEnd:
+		return hook{run: sessionEnd, readsPayload: true, onStore: true, createsRoot: true}, true
+	}
+	return hook{}, false
+}
+
+// call is one run of an onStore hook: its decoded payload, its event
+// line, the open store and the lock deadline.
+type call struct {
+	opt     Options
+	payload []byte
+	p       Payload
+	line    *events.Event
+	now     time.Time
+	t       *fsutil.Tree
+	ctx     context.Context
+}
+
+// StdinBound bounds the read of a hook's payload; a timeout counts as
+// invalid JSON.
+const StdinBound = 2 * time.Second
+
+// Serve is `st hook <event>`, the one way every hook runs: resolve (when
+// not nil) fills opt from the environment, then Serve reads the payload
+// from stdin when the hook takes one, loads config.yaml when the hook
+// reads it, runs the hook through Run, prints its output, then runs and
+// prints the hook's then part, if any. It returns the exit code.
+// Whatever happens, resolving included, it fails open.
+func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = write(Fault(event, opt.JSON), stdout, stderr)
+		}
+	}()
+	if opt.Start.IsZero() {
+		opt.Start = time.Now()
+	}
+	if resolve != nil {
+		resolve(&opt)
+	}
+	h, ok := hookFor(event, opt.Retry)
+	var payload []byte
+	if ok && h.readsPayload {
+		payload = readBounded(stdin, StdinBound)
+	}
+	opt.Config = DefaultConfig()
+	if h.readsConfig {
+		opt.Config = LoadConfig(opt.ConfigDir)
+	}
+	if event == UserPromptSubmit {
+		opt.Spool.Host, _ = os.Hostname()
+	}
+	code = write(Run(event, payload, opt), stdout, stderr)
+	if h.then != nil && code == 0 {
+		more, _ := budgeted(0, func() Result {
+			if opt.TestPanic {
+				panic("hooks: test panic")
+			}
+			return h.then(payload, opt)
+		})
+		code = write(more, stdout, stderr)
+	}
+	return code
+}
+
+func write(res Result, stdout, stderr io.Writer) int {
+	stdout.Write(res.Stdout)
+	stderr.Write(res.Stderr)
+	return res.Code
+}
+
+// Run runs the hook for event on its payload and returns its output. It
+// never panics and never takes much longer than the hook's budget, and
+// it appends the event's line to the agent's event log (a hook with a
+// then part leaves that to it). An unknown event is a fault like any
+// other: exit 0, nothing printed.
+func Run(event string, payload []byte, opt Options) Result {
+	h, ok := hookFor(event, opt.Retry)
+	if !ok {
+		return Result{}
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	res, done := budgeted(budgetFor(event, opt), func() Result { return h.start(event, payload, opt) })
+	if !done {
+		res = Fault(event, opt.JSON)
+	}
+	if !h.onStore && h.then == nil {
+		record(event, payload, opt)
+	}
+	return res
+}
+
+// start runs the hook itself.
+func (h hook) start(event string, payload []byte, opt Options) Result {
+	if opt.TestPanic {
+		panic("hooks: test panic")
+	}
+	if opt.TestDelay > 0 && event != PreCompact {
+		time.Sleep(opt.TestDelay)
+	}
+	if !h.onStore {
+		return h.run(&call{opt: opt, payload: payload})
+	}
+	c := &call{opt: opt, payload: payload, now: opt.now()}
+	c.p, _ = ParsePayload(payload)
+	c.line = NewEvent(EventName(event, &c.p), &c.p, c.now)
+	if opt.Agent == "" {
+		return Result{} // no agent: nowhere to record, nothing to say
+	}
+	t, err := fsutil.Open(opt.Root)
+	if err != nil && h.createsRoot {
+		t, err = fsutil.OpenOrCreate(opt.Root)
+	}
+	if err != nil {
+		return Result{}
+	}
+	defer t.Close()
+	ctx, cancel := hookCtx()
+	defer cancel()
+	c.t, c.ctx = t, ctx
+	res := h.run(c)
+	Append(ctx, t, opt, c.line)
+	return res
+}
+
+// budgetFor is event's time budget: ST_HOOK_TIMEOUT_MS, but pre-compact
+// has its own documented write deadline; it may run out and log before
+// the overall budget gives up.
+func budgetFor(event string, opt Options) time.Duration {
+	budget := Budget(opt.HookTimeoutMS)
+	if event == PreCompact {
+		if d := precompactDeadline(opt.PrecompactTimeoutS) + time.Second; d > budget {
+			budget = d
+		}
+	}
+	return budget
+}
+
+// budgeted runs fn within d (no limit when d is 0); done is false when
+// it panicked or ran over.
+func budgeted(d time.Duration, fn func() Result) (res Result, done bool) {
+	ch := make(chan Result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				close(ch)
+			}
+		}()
+		ch <- fn()
+	}()
+	var timeout <-chan time.Time
+	if d > 0 {
+		timer := time.NewTimer(d)
+		defer timer.Stop()
+		timeout = timer.C
+	}
+	select {
+	case r, ok := <-ch:
+		return r, ok
+	case <-timeout:
+		return Result{}, false
+	}
+}
+
+// Fault is the fail-open result of a hook that panicked or ran out of
+// time: exit 0 and silence, except that session-start still gives its
+// ritual line (exit 2; with --json as hookSpecificOutput, exit 0).
+func Fault(event string, asJSON bool) Result {
+	if event != SessionStart {
+		return Result{}
+	}
+	return sessionStartResult(RitualLine, asJSON)
+}
+
+// DefaultBudget is a hook's time budget when ST_HOOK_TIMEOUT_MS is unset
+// or invalid.
+const DefaultBudget = 2 * time.Second
+
+// Budget parses ST_HOOK_TIMEOUT_MS: a positive decimal number of
+// milliseconds (fraction allowed, surrounding spaces ignored); anything
+// else means DefaultBudget.
+func Budget(v string) time.Duration {
+	ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || !(ms > 0) || ms > 1e9 {
+		return DefaultBudget
+	}
+	return time.Duration(ms * float64(time.Millisecond))
+}
+
+// readBounded reads r to EOF within d; on timeout or error it returns
+// nil, which the hook reads as invalid JSON.
+func readBounded(r io.Reader, d time.Duration) []byte {
+	done := make(chan []byte, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(r, 1<<20))
+		if err != nil {
+			data = nil
+		}
+		done <- data
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case data := <-done:
+		return data
+	case <-timer.C:
+		return nil
+	}
+}
+
+// LockWait bounds the locks a hook waits for (the event log's append
+// lock, the session state): long enough that a burst of parallel hooks
+// on a loaded machine all get their turn, inside the 2 s default budget.
+const LockWait = 1500 * time.Millisecond
+
+func hookCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), LockWait)
+}
+
+// Append stamps the hook's duration on ev and appends it to the agent's
+// event log; errors are dropped (the log must never fail a hook). Only
+// an existing agent folder gets a log: a hook never creates an agent
+// just to record an event.
+func Append(ctx context.Context, t *fsutil.Tree, opt Options, ev *events.Event) {
+	if !t.IsDir(opt.Agent) {
+		return
+	}
+	if !opt.Start.IsZero() {
+		ev.HookUS = time.Since(opt.Start).Microseconds()
+	}
+	events.Append(ctx, t, opt.Agent, ev)
+}
+
+// record appends the plain event line of a hook that is not onStore,
+// after it ran; a panic here is dropped like any other log failure.
+func record(event string, payload []byte, opt Options) {
+	defer func() { recover() }()
+	Record(event, payload, opt.Session, opt)
+}
+
+// Record appends a plain event line for event: payload is its stdin when
+// it read one, else nil and the session comes from session
+// (CLAUDE_CODE_SESSION_ID). It creates nothing but the agent's events
+// folder.
+func Record(event string, payload []byte, session string, opt Options) {
+	if opt.Agent == "" {
+		return
+	}
+	p, _ := ParsePayload(payload)
+	if p.SessionID == "" {
+		p.SessionID = session
+	}
+	ev := NewEvent(EventName(event, &p), &p, opt.now())
+	t, err := fsutil.Open(opt.Root)
+	if err != nil {
+		return
+	}
+	defer t.Close()
+	ctx, cancel := hookCtx()
+	defer cancel()
+	Append(ctx, t, opt, ev)
+}

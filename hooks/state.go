@@ -1,0 +1,56 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+
+	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/internal/fsutil"
+)
+
+// State is what the hooks remember about one session between runs: a
+// dot-file next to its event log (events.StatePath kind "state").
+type State struct {
+	ContextWarned   int   `json:"context_warned,omitempty"`    // highest context level announced
+	FlushRemindedMS int64 `json:"flush_reminded_ms,omitempty"` // when the last flush reminder went out
+}
+
+// UpdateState reads a session's state, lets fn change it, and writes it
+// back if fn reports a change, all under the session's lock. A missing
+// or unreadable state starts empty.
+func UpdateState(ctx context.Context, t *fsutil.Tree, agent, session string, fn func(*State) bool) error {
+	rel := events.StatePath(agent, session, "state")
+	unlock, err := t.Lock(ctx, "hookstate-"+lockName(agent, session))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	var s State
+	if data, _, err := t.ReadRegular(rel); err == nil {
+		json.Unmarshal(data, &s)
+	}
+	if !fn(&s) {
+		return nil
+	}
+	data, _ := json.Marshal(&s)
+	return writeState(t, agent, rel, data)
+}
+
+// writeState replaces a state file, creating the events folder if needed.
+func writeState(t *fsutil.Tree, agent, rel string, data []byte) error {
+	err := t.WriteAtomic(rel, data)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := t.MkdirAll(events.Dir(agent)); err != nil {
+			return err
+		}
+		err = t.WriteAtomic(rel, data)
+	}
+	return err
+}
+
+// lockName is a lock key for one session of one agent.
+func lockName(agent, session string) string {
+	return agent + "-" + events.FileName(session)
+}

@@ -1,0 +1,117 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+)
+
+// TranscriptTail bounds how much of a transcript the hooks read.
+const TranscriptTail = 64 << 10
+
+// errNotRegular refuses transcripts that are FIFOs, folders or devices.
+var errNotRegular = errors.New("not a regular file")
+
+// ReadTranscriptTail reads at most the last limit bytes of the transcript
+// at path (read-only; never blocks on a FIFO). limit is the bound.
+func ReadTranscriptTail(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	start := max(fi.Size()-limit, 0)
+	buf := make([]byte, fi.Size()-start)
+	n, err := f.ReadAt(buf, start)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+// usage is the token accounting of one API response in a transcript.
+type usage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+}
+
+type transcriptLine struct {
+	IsSidechain bool `json:"isSidechain"`
+	Message     struct {
+		Usage *usage `json:"usage"`
+	} `json:"message"`
+}
+
+// ContextTokens finds the latest main-thread usage record in a
+// transcript tail and returns the tokens its request sent (input plus
+// cache writes and reads): how full the context window is. A first line
+// cut by the tail bound, subagent (sidechain) lines and zero records are
+// skipped; ok is false when there is none.
+func ContextTokens(tail []byte) (tokens int64, ok bool) {
+	for len(tail) > 0 {
+		tail = bytes.TrimRight(tail, "\r\n")
+		i := bytes.LastIndexByte(tail, '\n')
+		line := tail[i+1:]
+		if i < 0 {
+			tail = nil
+		} else {
+			tail = tail[:i]
+		}
+		if !bytes.Contains(line, []byte(`"usage"`)) {
+			continue
+		}
+		var tl transcriptLine
+		if json.Unmarshal(line, &tl) != nil || tl.IsSidechain || tl.Message.Usage == nil {
+			continue
+		}
+		u := tl.Message.Usage
+		if n := u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens; n > 0 {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// Context-fill thresholds, in percent of the window.
+var contextThresholds = []int{80, 60}
+
+// ContextLevel is the highest threshold that tokens reach in window: 80,
+// 60 or 0.
+func ContextLevel(tokens int64, window int) int {
+	if window <= 0 {
+		return 0
+	}
+	for _, th := range contextThresholds {
+		if tokens*100 >= int64(th)*int64(window) {
+			return th
+		}
+	}
+	return 0
+}
+
+// ContextAdvice is the line a prompt gets when the context first passes
+// a threshold; warned is the highest level already announced in the
+// session. It returns the text and the new level, or "" when there is
+// nothing new to say.
+func ContextAdvice(tokens int64, window, warned int) (text string, level int) {
+	level = ContextLevel(tokens, window)
+	if level == 0 || level <= warned {
+		return "", warned
+	}
+	pct := tokens * 100 / int64(window)
+	return fmt.Sprintf("Context is %d%% full (%d of %d tokens, past the %d%% mark). "+
+		"Flush your working state now with `st context write` (current task, decisions, next steps), before compaction.",
+		pct, tokens, window, level), level
+}

@@ -1,0 +1,120 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/message"
+	"github.com/smalltalk-go/st/watch"
+)
+
+// channelLoop notifies the client of every deliverable file in the
+// agent's inbox exactly once for the life of the server: the ones there
+// at start, then each new one, in filename order per batch. fsnotify
+// wakes it promptly; the polling backstop catches what events miss.
+func (s *server) channelLoop(ctx context.Context) {
+	dir := filepath.Join(s.cfg.Root, s.cfg.Agent, inbox.Inbox)
+	w := watch.New(s.cfg.BackstopEvery)
+	defer w.Close()
+	w.Watch(dir)
+	s.debugf("watching %s (backstop %s)", dir, s.cfg.BackstopEvery)
+	select {
+	case <-s.ready:
+	case <-ctx.Done():
+		return
+	}
+	seen := map[string]bool{}
+	for {
+		w.Watch(dir) // again, in case the folder was recreated
+		s.deliverNew(ctx, seen)
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.Wake():
+		}
+	}
+}
+
+// deliverNew lists the inbox and notifies each deliverable name not
+// seen yet, in byte order. A file that vanished before its turn is
+// skipped.
+func (s *server) deliverNew(ctx context.Context, seen map[string]bool) {
+	t, err := fsutil.Open(s.cfg.Root)
+	if err != nil {
+		return
+	}
+	defer t.Close()
+	rel := s.cfg.Agent + "/" + inbox.Inbox
+	names, err := t.ReadDirNames(rel)
+	if err != nil {
+		return
+	}
+	var fresh []string
+	for _, n := range names {
+		if !seen[n] && message.IsDeliverable(n) {
+			fresh = append(fresh, n)
+		}
+	}
+	slices.Sort(fresh)
+	for _, n := range fresh {
+		if ctx.Err() != nil {
+			return
+		}
+		seen[n] = true
+		data, _, err := t.ReadRegular(rel + "/" + n)
+		if err != nil {
+			s.debugf("skip %s: %v", n, err)
+			continue
+		}
+		if err := s.sendFrame(ctx, s.messageFrame(n, string(data))); err != nil {
+			s.debugf("notify %s failed: %v", n, err)
+			continue
+		}
+		s.debugf("notified %s", n)
+	}
+}
+
+// messageFrame builds the channel frame for inbox file name with text.
+func (s *server) messageFrame(name, text string) frame {
+	meta := messageMeta{MessageFilename: name, ThreadFilename: name, Identity: s.cfg.Agent}
+	if !message.IsCanonical(name) {
+		meta.From = "outside"
+		return frame{
+			Content: "[outside .md — non-canonical filename: " + name + "]\n\n" + text,
+			Meta:    meta,
+		}
+	}
+	fields, body, _ := message.Parse(text)
+	meta.From = fields["from"]
+	if meta.From == "" {
+		meta.From = "unknown"
+	}
+	irt, ok := fields["in-reply-to"]
+	if !ok {
+		irt = fields["inReplyTo"]
+	}
+	if message.IsCanonical(irt) {
+		meta.ThreadFilename = irt
+	}
+	content := body
+	if subj := fields["subject"]; subj != "" {
+		content = "Subject: " + subj + "\n\n" + body
+	}
+	return frame{Content: content, Meta: meta}
+}
+
+// debugf writes a [st-channel] line when ST_CHANNEL_DEBUG=1.
+func (s *server) debugf(format string, args ...any) {
+	if s.cfg.Debug == nil {
+		return
+	}
+	line := fmt.Sprintf(format, args...)
+	line = strings.ReplaceAll(line, "\n", " ")
+	fmt.Fprintf(s.cfg.Debug, "[st-channel] %s %s\n", time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), line)
+}

@@ -1,0 +1,113 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/smalltalk-go/st/internal/jsstr"
+)
+
+// tapTransport wraps the stdio transport and keeps its connection, so
+// that the server can send notifications the SDK has no method for.
+//
+// The SDK only sends the notifications of the MCP specification; its
+// sending path looks each method up in a fixed table and refuses any
+// other. notifications/claude/channel is a Claude Code extension, so it
+// is written straight onto the connection as a JSON-RPC notification
+// (a request without an id). mcp.Connection documents that Write may be
+// called concurrently, so these frames interleave safely with the SDK's
+// own replies.
+type tapTransport struct {
+	inner mcp.Transport
+	mu    sync.Mutex
+	conn  mcp.Connection
+}
+
+func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c = newDrainConn(stringifyConn{c})
+	t.mu.Lock()
+	t.conn = c
+	t.mu.Unlock()
+	return c, nil
+}
+
+// stringifyConn makes the SDK's replies escape strings like
+// JSON.stringify (st-compat.md §6.0): encoding/json writes <, >, &,
+// U+2028 and U+2029 as \u escapes, which the Node server never does.
+// The values are the same; the bytes now are too.
+type stringifyConn struct{ mcp.Connection }
+
+func (c stringifyConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Result != nil {
+		cp := *r
+		cp.Result = jsstr.UndoGoEscapes(r.Result)
+		msg = &cp
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+var errNotConnected = errors.New("not connected")
+
+// notify sends one notification with params marshalled like
+// JSON.stringify.
+func (t *tapTransport) notify(ctx context.Context, method string, params any) error {
+	t.mu.Lock()
+	c := t.conn
+	t.mu.Unlock()
+	if c == nil {
+		return errNotConnected
+	}
+	raw, err := jsstr.Marshal(params)
+	if err != nil {
+		return err
+	}
+	err = c.Write(ctx, &jsonrpc.Request{Method: method, Params: raw})
+	if err != nil && ctx.Err() == nil {
+		c.Close() // the client is gone (EPIPE): end the session, as the SDK does
+	}
+	return err
+}
+
+// channelMethod is the Claude Code channel notification.
+const channelMethod = "notifications/claude/channel"
+
+// frame is the params of a channel notification.
+type frame struct {
+	Content string `json:"content"`
+	Meta    any    `json:"meta"`
+}
+
+// messageMeta is a frame's meta for an inbox message.
+type messageMeta struct {
+	From            string `json:"from"`
+	MessageFilename string `json:"messageFilename"`
+	ThreadFilename  string `json:"threadFilename"`
+	Identity        string `json:"identity"`
+}
+
+// tidyMeta is a frame's meta for a tidy check.
+type tidyMeta struct {
+	From            string  `json:"from"`
+	Kind            string  `json:"kind"`
+	Identity        string  `json:"identity"`
+	MessageFilename *string `json:"messageFilename"`
+	ThreadFilename  *string `json:"threadFilename"`
+}
+
+// sendFrame waits until the client is initialized, then sends f.
+func (s *server) sendFrame(ctx context.Context, f frame) error {
+	select {
+	case <-s.ready:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return s.tap.notify(ctx, channelMethod, f)
+}

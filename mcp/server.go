@@ -1,0 +1,195 @@
+// Package mcp is `st mcp`: an MCP server over stdio that exposes
+// the store to a coding agent as tools, and in channel mode pushes every
+// new inbox message to the client as a notifications/claude/channel
+// frame. Its tools call the same packages as the CLI verbs, so the two
+// surfaces cannot drift apart.
+//
+// Lifecycle: Run serves until the client closes stdin or ctx ends (the
+// caller cancels it on SIGINT/SIGTERM), then stops the timers and writes
+// "offline" to the agent's status file, atomically and once.
+//
+// Its files import the MCP Go SDK under its own name, mcp: inside this
+// package, mcp.X is always the SDK.
+package mcp
+
+import (
+	"context"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/status"
+)
+
+// Name and Version are what the server reports as serverInfo, whatever
+// name st was invoked as.
+const (
+	Name    = "st"
+	Version = "0.9.1"
+)
+
+// Default intervals, st-compat.md §3.8 and §6.19.
+const (
+	StatusRefreshEvery = 5 * time.Minute
+	TidyCheckEvery     = 20 * time.Minute
+	BackstopEvery      = 15 * time.Second
+	StaleInboxAfter    = 10 * time.Minute
+)
+
+// Config is everything the server needs; the caller resolves it.
+type Config struct {
+	Root    string    // the store root, verbatim
+	Agent   string    // the server's agent: valid, its folders created
+	Channel bool      // channel mode (--channel)
+	In      io.Reader // the client's requests (stdin)
+	Out     io.Writer // the replies and notifications (stdout)
+	Debug   io.Writer // channel debug lines; nil disables them
+	Now     func() time.Time
+
+	// Intervals; zero means the default. Tests shorten them.
+	StatusEvery   time.Duration
+	TidyEvery     time.Duration
+	BackstopEvery time.Duration
+}
+
+func (c *Config) defaults() {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.StatusEvery == 0 {
+		c.StatusEvery = StatusRefreshEvery
+	}
+	if c.TidyEvery == 0 {
+		c.TidyEvery = TidyCheckEvery
+	}
+	if c.BackstopEvery == 0 {
+		c.BackstopEvery = BackstopEvery
+	}
+}
+
+// server is one running `st mcp`.
+type server struct {
+	cfg      Config
+	mcp      *mcp.Server
+	tap      *tapTransport
+	ready    chan struct{} // closed once the client has finished its handshake
+	initOnce sync.Once
+
+	offlineOnce sync.Once
+}
+
+func newServer(cfg Config) *server {
+	cfg.defaults()
+	s := &server{cfg: cfg, ready: make(chan struct{})}
+	// listChanged as the Node server says it: its SDK sets it on the
+	// first registered tool.
+	opts := &mcp.ServerOptions{
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+	}
+	if cfg.Channel {
+		opts.Capabilities.Experimental = map[string]any{"claude/channel": map[string]any{}}
+		opts.Instructions = Instructions
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, opts)
+	s.mcp.AddReceivingMiddleware(s.readyWhenInitialized)
+	s.addTools()
+	return s
+}
+
+// readyWhenInitialized opens the gate for notifications once the client
+// has completed its handshake: notifications/initialized in the
+// initialize handshake, server/discover (or any other request) in the
+// 2026-07-28 protocol, which has no initialized notification.
+func (s *server) readyWhenInitialized(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method != "initialize" {
+			s.initOnce.Do(func() { close(s.ready) })
+		}
+		return res, err
+	}
+}
+
+// Run serves one client over cfg.In/cfg.Out until the client goes away
+// or ctx ends, then writes "offline" for the agent. It returns nil on
+// every orderly shutdown.
+func Run(ctx context.Context, cfg Config) error {
+	s := newServer(cfg)
+	defer s.offline()
+	if ctx.Err() != nil {
+		return nil // a signal during start-up
+	}
+	s.tap = &tapTransport{inner: &mcp.IOTransport{
+		Reader: io.NopCloser(s.cfg.In),
+		Writer: nopWriteCloser{s.cfg.Out},
+	}}
+	ss, err := s.mcp.Connect(ctx, s.tap, nil)
+	if err != nil {
+		return err
+	}
+	bg, stop := context.WithCancel(ctx)
+	var refreshing sync.WaitGroup
+	refreshing.Go(func() { s.refreshLoop(bg) })
+	// These two only write to the client; one stuck on a stdout nobody
+	// reads must not hold up the shutdown, so they are not waited for.
+	go s.tidyLoop(bg)
+	if s.cfg.Channel {
+		go s.channelLoop(bg)
+	}
+	closed := make(chan struct{})
+	go func() {
+		ss.Wait()
+		close(closed)
+	}()
+	select {
+	case <-ctx.Done():
+	case <-closed:
+	}
+	// Stop the refresh before writing offline, so that it cannot
+	// overwrite it.
+	stop()
+	refreshing.Wait()
+	s.offline()
+	go ss.Close() // best effort: the process is about to exit
+	return nil
+}
+
+// offline writes "offline" once.
+func (s *server) offline() {
+	s.offlineOnce.Do(func() {
+		t, err := fsutil.Open(s.cfg.Root)
+		if err != nil {
+			return
+		}
+		defer t.Close()
+		t.MkdirAll(s.cfg.Agent)
+		status.Set(t, s.cfg.Agent, "offline")
+	})
+}
+
+// refreshLoop keeps the status file fresh (st-compat.md §3.8).
+func (s *server) refreshLoop(ctx context.Context) {
+	tick := time.NewTicker(s.cfg.StatusEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if t, err := fsutil.Open(s.cfg.Root); err == nil {
+			status.Refresh(t, s.cfg.Agent)
+			t.Close()
+		}
+	}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,280 @@
+// Package overview computes the at-a-glance dashboard of `st overview`
+// and the MCP overview tool: the agent's inbox summary, every agent with
+// its activity, and the most recent changes across the store. It only
+// reads.
+package overview
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/smalltalk-go/st/agents"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/message"
+)
+
+// DefaultRecent is how many recent-activity entries are kept by default.
+const DefaultRecent = 10
+
+// Overview is the dashboard. Field order is the JSON wire order.
+type Overview struct {
+	Identity string            `json:"identity"`
+	Inbox    Inbox             `json:"inbox"`
+	Members  []agents.Enriched `json:"members"`
+	Recent   []Activity        `json:"recent"`
+}
+
+// Inbox summarises the agent's own inbox.
+type Inbox struct {
+	Unread int     `json:"unread"` // canonical names in inbox/
+	Oldest *Oldest `json:"oldest"` // nil when empty or the first file is unreadable
+}
+
+// Oldest describes the first canonical inbox file.
+type Oldest struct {
+	Filename string `json:"filename"`
+	From     string `json:"from"`  // "unknown" when missing or empty
+	AgeMs    int64  `json:"ageMs"` // now − filename timestamp, at least 0
+	Subject  string `json:"subject,omitempty"`
+}
+
+// Activity kinds.
+const (
+	KindMessage = "message" // a file in some inbox/
+	KindArchive = "archive" // a file in some archive/
+	KindStatus  = "status"  // a status file
+)
+
+// Activity is one recent change.
+type Activity struct {
+	Kind string `json:"kind"`
+	// Identity is the sender (the raw from value, "unknown" only when it
+	// is absent) for messages, the agent for status changes.
+	Identity string  `json:"identity"`
+	Target   string  `json:"target,omitempty"` // the folder's agent, for messages
+	AgeMs    float64 `json:"ageMs"`            // now − mtime in fractional ms, at least 0
+	Filename string  `json:"filename,omitempty"`
+	Subject  string  `json:"subject,omitempty"`
+}
+
+// Get computes the overview for agent id at now, keeping recent entries
+// of recent activity (a negative value means DefaultRecent).
+func Get(t *fsutil.Tree, id string, now time.Time, recent int) Overview {
+	if recent < 0 {
+		recent = DefaultRecent
+	}
+	list := agents.List(t, now, agents.Options{})
+	ids := make([]string, len(list))
+	for i, m := range list {
+		ids[i] = m.Identity
+	}
+	scans := agents.ScanAll(t, ids)
+	return Overview{
+		Identity: id,
+		Inbox:    inboxSummary(t, id, now),
+		Members:  agents.EnrichScanned(list, scans),
+		Recent:   recentActivity(t, ids, scans, float64(now.UnixMilli()), recent),
+	}
+}
+
+func inboxSummary(t *fsutil.Tree, id string, now time.Time) Inbox {
+	if t == nil {
+		return Inbox{}
+	}
+	names, err := t.ReadDirNames(id + "/inbox")
+	if err != nil {
+		return Inbox{}
+	}
+	first, n := "", 0
+	for _, name := range names {
+		if message.IsCanonical(name) {
+			n++
+			if first == "" || name < first {
+				first = name
+			}
+		}
+	}
+	if n == 0 {
+		return Inbox{}
+	}
+	in := Inbox{Unread: n}
+	data, _, err := t.ReadRegular(id + "/inbox/" + first)
+	if err != nil {
+		return in
+	}
+	fields, _, _ := message.Parse(text(data))
+	o := &Oldest{Filename: first, From: fields["from"], AgeMs: max(0, now.UnixMilli()-message.Timestamp(first)), Subject: fields["subject"]}
+	if o.From == "" {
+		o.From = "unknown"
+	}
+	in.Oldest = o
+	return in
+}
+
+// candidate is a file that may make the recent list; its frontmatter is
+// read only if it does.
+type candidate struct {
+	mtime float64
+	kind  string
+	agent string
+	name  string // "" for a status file
+}
+
+func recentActivity(t *fsutil.Tree, ids []string, scans []agents.Scan, nowMs float64, topN int) []Activity {
+	out := []Activity{}
+	if t == nil || topN == 0 {
+		return out
+	}
+	var cands []candidate
+	for i, id := range ids {
+		for _, f := range [...]struct {
+			entries []agents.Entry
+			kind    string
+		}{{scans[i].Inbox, KindMessage}, {scans[i].Archive, KindArchive}} {
+			for _, e := range f.entries {
+				if e.Regular && message.IsCanonical(e.Name) {
+					cands = append(cands, candidate{e.MtimeMs, f.kind, id, e.Name})
+				}
+			}
+		}
+		if st := scans[i].Status; st != nil && st.Regular {
+			cands = append(cands, candidate{st.MtimeMs, KindStatus, id, ""})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b candidate) int {
+		switch {
+		case a.mtime > b.mtime:
+			return -1
+		case a.mtime < b.mtime:
+			return 1
+		}
+		return 0
+	})
+	if len(cands) > topN {
+		cands = cands[:topN]
+	}
+	for _, c := range cands {
+		age := math.Max(0, nowMs-c.mtime)
+		if c.kind == KindStatus {
+			out = append(out, Activity{Kind: KindStatus, Identity: c.agent, AgeMs: age})
+			continue
+		}
+		from, subject := "unknown", ""
+		dir := "inbox"
+		if c.kind == KindArchive {
+			dir = "archive"
+		}
+		if data, _, err := t.ReadRegular(c.agent + "/" + dir + "/" + c.name); err == nil {
+			fields, _, _ := message.Parse(text(data))
+			if v, ok := fields["from"]; ok {
+				from = v
+			}
+			subject = fields["subject"]
+		}
+		out = append(out, Activity{Kind: c.kind, Identity: from, Target: c.agent, AgeMs: age, Filename: c.name, Subject: subject})
+	}
+	return out
+}
+
+func text(data []byte) string { return strings.ToValidUTF8(string(data), "\uFFFD") }
+
+// FormatAge renders a duration in ms the way the dashboard does: whole
+// seconds under a minute, then minutes, hours, days (floored).
+func FormatAge(ms float64) string {
+	if ms < 0 || math.IsNaN(ms) {
+		ms = 0
+	}
+	switch {
+	case ms < 60_000:
+		return itoa(ms/1000) + "s"
+	case ms < 3_600_000:
+		return itoa(ms/60_000) + "m"
+	case ms < 86_400_000:
+		return itoa(ms/3_600_000) + "h"
+	}
+	return itoa(ms/86_400_000) + "d"
+}
+
+// itoa floors v and prints it as an integer.
+func itoa(v float64) string { return strconv.FormatFloat(math.Floor(v), 'f', -1, 64) }
+
+// Text renders the overview for people. now is the clock for the
+// members' ages (computed at print time, as upstream does).
+func Text(o Overview, now time.Time) string {
+	var b strings.Builder
+	line := func(s string) { b.WriteString(s); b.WriteByte('\n') }
+	line("You are " + o.Identity + ".")
+	line("")
+	line("Inbox:")
+	switch {
+	case o.Inbox.Unread == 0:
+		line("  (empty)")
+	case o.Inbox.Oldest != nil:
+		subj := o.Inbox.Oldest.Subject
+		if subj == "" {
+			subj = "(no subject)"
+		}
+		line("  " + strconv.Itoa(o.Inbox.Unread) + " new (oldest " + FormatAge(float64(o.Inbox.Oldest.AgeMs)) +
+			" ago: " + o.Inbox.Oldest.From + " — \"" + subj + "\")")
+	default:
+		line("  " + strconv.Itoa(o.Inbox.Unread) + " new")
+	}
+	line("")
+	line("Members (" + strconv.Itoa(len(o.Members)) + "):")
+	if len(o.Members) == 0 {
+		line("  (none)")
+	}
+	nowMs := float64(now.UnixMilli())
+	for _, m := range o.Members {
+		s := "  " + pad(m.Identity, 12) + " " + pad(m.Status, 10) + " "
+		if m.LastActivity != nil {
+			s += "last active " + FormatAge(math.Max(0, nowMs-*m.LastActivity)) + " ago"
+		} else {
+			s += "—"
+		}
+		s += waitingNote(m.Waiting, nowMs)
+		line(s)
+	}
+	line("")
+	line("Recent activity:")
+	if len(o.Recent) == 0 {
+		line("  (none)")
+	}
+	for _, r := range o.Recent {
+		line("  " + pad(FormatAge(r.AgeMs), 5) + " " + activityLine(r))
+	}
+	return b.String()
+}
+
+func activityLine(r Activity) string {
+	what := r.Subject
+	if what == "" {
+		what = r.Filename
+	}
+	switch r.Kind {
+	case KindMessage:
+		return r.Identity + " → " + r.Target + " — " + what
+	case KindArchive:
+		return "archive " + r.Identity + " → " + r.Target + " — " + what
+	}
+	return r.Identity + " status changed"
+}
+
+// pad right-pads s with spaces to width characters (UTF-16 units, as
+// JavaScript counts them), never truncating.
+func pad(s string, width int) string {
+	n := 0
+	for _, r := range s {
+		n++
+		if r > 0xffff {
+			n++
+		}
+	}
+	if n >= width {
+		return s
+	}
+	return s + strings.Repeat(" ", width-n)
+}

@@ -1,0 +1,205 @@
+// Package peersync is `st sync`: it converges a store root with its
+// peers through rsync. (Named peersync so it does not shadow the
+// standard library's sync.)
+//
+// The model is union-only: "rsync -a" copies files that are missing or
+// changed and never deletes (no --delete), so a message sent on either
+// side reaches the other. Because nothing is deleted, a message archived
+// on one side comes back into its inbox/ from a peer that still has it
+// there; the archive copy is a tombstone, and inbox.Sweep, run before
+// and after every transfer, removes such byte-identical inbox twins.
+//
+// The package prints nothing itself except the progress lines st has
+// always written to stderr (Log); rsync's stdout goes to Stdout.
+package peersync
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/internal/sterr"
+)
+
+// Syncer pushes and pulls one store root.
+type Syncer struct {
+	Root      string    // the store root, used verbatim in messages
+	ConfigDir string    // where peers.yaml lives
+	PathEnv   string    // $PATH, searched for rsync
+	Stdout    io.Writer // rsync's own stdout
+	Log       io.Writer // progress lines and rsync's stderr on failure
+}
+
+// rsyncExcludes keeps files that are mid-write out of a transfer. They
+// are all dot-files, which st never reads as messages, but shipping one
+// would leave junk on the peer that nothing there ever removes:
+//
+//   - ".st-*.tmp": fsutil.Deliver's temp file, written before the link
+//     that publishes a message;
+//   - ".*[0-9]": renameio's temp file for an atomic rewrite (status,
+//     now.md): "." + the target's name + random decimal digits;
+//   - ".*.??????": rsync's own temp file ("." + name + "." + 6 random
+//     characters) when another rsync is writing into this root now.
+//
+// Other dot-files (context/.flush-errors.log) still travel.
+var rsyncExcludes = []string{
+	"--exclude=.st-*.tmp",
+	"--exclude=.*[0-9]",
+	"--exclude=.*.??????",
+}
+
+// Sweep removes the redundant inbox twins under the root (inbox.Sweep).
+func (s *Syncer) Sweep() int {
+	t, err := fsutil.Open(s.Root)
+	if err != nil {
+		return 0
+	}
+	defer t.Close()
+	return inbox.Sweep(t)
+}
+
+// Push sends the root to the peer: sweep, rsync, sweep.
+func (s *Syncer) Push(spec string) error {
+	if _, err := os.Stat(s.Root); err != nil {
+		return sterr.New(sterr.PeersConfigInvalid, "no ST_ROOT to push from: "+s.Root,
+			map[string]any{"path": s.Root, "reason": "no ST_ROOT to push from"})
+	}
+	target, err := s.resolve(spec)
+	if err != nil {
+		return err
+	}
+	from := s.Root + "/"
+	return s.transfer("push", from, target)
+}
+
+// Pull fetches the peer into the root (created if missing): sweep,
+// rsync, sweep.
+func (s *Syncer) Pull(spec string) error {
+	target, err := s.resolve(spec)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(s.Root, 0o777); err != nil {
+		return err
+	}
+	return s.transfer("pull", target, s.Root+"/")
+}
+
+func (s *Syncer) resolve(spec string) (string, error) {
+	return ResolvePeer(spec, s.ConfigDir, func(p string) error { return os.MkdirAll(p, 0o777) })
+}
+
+// transfer runs one rsync between from and to with sweeps around it.
+// The sweep after runs even when rsync failed: a partial transfer can
+// have brought back archived messages too.
+func (s *Syncer) transfer(stage, from, to string) error {
+	s.Sweep()
+	defer s.Sweep()
+	fmt.Fprintf(s.Log, "# %s: %s -> %s\n", stage, from, to)
+	code, stderr := s.rsync(from, to)
+	if code == 0 {
+		return nil
+	}
+	if stderr != "" {
+		fmt.Fprintln(s.Log, jsstr.TrimRightSpace(stderr))
+	}
+	return sterr.New(sterr.SyncFailed, fmt.Sprintf("rsync %s failed: %s -> %s", stage, from, to),
+		map[string]any{"stage": stage, "exitCode": code, "stderr": stderr})
+}
+
+// rsync runs "rsync -a <excludes> from to" with stdout passed through
+// and stderr captured. The exit code is -1 when rsync died from a signal
+// and 127 when it could not be started.
+func (s *Syncer) rsync(from, to string) (code int, stderr string) {
+	bin, err := lookPath("rsync", s.PathEnv)
+	if err != nil {
+		return 127, "rsync is not installed (not found in PATH); st sync needs it: install rsync (e.g. apt-get install rsync)\n"
+	}
+	args := append([]string{"-a"}, rsyncExcludes...)
+	cmd := exec.Command(bin, append(args, from, to)...)
+	var errBuf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = s.Stdout, &errBuf
+	err = cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, errBuf.String()
+	case errors.As(err, &exit):
+		return exit.ExitCode(), errBuf.String()
+	default:
+		return 127, errBuf.String() + err.Error() + "\n"
+	}
+}
+
+// lookPath finds an executable regular file named name in pathEnv.
+func lookPath(name, pathEnv string) (string, error) {
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fs.ErrNotExist
+}
+
+// All runs verb ("push", "pull", or "" for push then pull) against every
+// entry of peers.yaml, in file order. A failing peer does not stop the
+// others and its error is not printed (rsync's stderr already was); when
+// any failed, the error names them, each once, in order.
+func (s *Syncer) All(verb string) error {
+	peers, err := readPeers(s.ConfigDir)
+	if err != nil {
+		return err
+	}
+	var failed []string
+	fail := func(spec string) {
+		for _, f := range failed {
+			if f == spec {
+				return
+			}
+		}
+		failed = append(failed, spec)
+	}
+	for _, p := range peers {
+		switch verb {
+		case "":
+			fmt.Fprintf(s.Log, "# === peer: %s ===\n", p.Spec)
+			if s.Push(p.Spec) != nil {
+				fail(p.Spec)
+			}
+			if s.Pull(p.Spec) != nil {
+				fail(p.Spec)
+			}
+		case "push":
+			fmt.Fprintf(s.Log, "# === push peer: %s ===\n", p.Spec)
+			if s.Push(p.Spec) != nil {
+				fail(p.Spec)
+			}
+		default:
+			fmt.Fprintf(s.Log, "# === pull peer: %s ===\n", p.Spec)
+			if s.Pull(p.Spec) != nil {
+				fail(p.Spec)
+			}
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	noun := "peers"
+	if len(failed) == 1 {
+		noun = "peer"
+	}
+	return sterr.Msg("sync failed for %d %s: %s", len(failed), noun, strings.Join(failed, ", "))
+}

@@ -1,0 +1,117 @@
+// Package watch tells a consumer when folders may have changed: an
+// fsnotify watch on each folder for prompt wake-ups, plus a polling
+// backstop for folders that a sync tool or a network filesystem fills
+// without events. It reports only "look again"; consumers list the
+// folders themselves and keep their own seen-sets, which makes missed,
+// duplicated or coalesced events harmless.
+//
+// Follower (follow.go) is such a consumer: the inbox-following logic of
+// `st watch`.
+package watch
+
+import (
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// Watcher wakes its consumer when a watched folder may have changed.
+type Watcher struct {
+	fs       *fsnotify.Watcher // nil when inotify is unavailable: polling only
+	wake     chan struct{}
+	done     chan struct{}
+	once     sync.Once
+	mu       sync.Mutex
+	watching map[string]bool
+}
+
+// New starts a watcher that also wakes every poll interval (the backstop).
+// An interval of 0 or less disables the backstop.
+func New(poll time.Duration) *Watcher {
+	w := &Watcher{wake: make(chan struct{}, 1), done: make(chan struct{}), watching: map[string]bool{}}
+	if fw, err := fsnotify.NewWatcher(); err == nil {
+		w.fs = fw
+		go w.forward()
+	}
+	if poll > 0 {
+		go w.tick(poll)
+	}
+	return w
+}
+
+// Watch adds folders to watch; ones already watched, or missing, are
+// skipped (call Watch again after a folder appears; the backstop covers
+// the gap). It is cheap to call on every wake-up.
+func (w *Watcher) Watch(dirs ...string) {
+	if w.fs == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, d := range dirs {
+		if w.watching[d] {
+			continue
+		}
+		if err := w.fs.Add(d); err == nil {
+			w.watching[d] = true
+		}
+	}
+}
+
+// Wake returns the channel that receives a value after any change or
+// poll tick. Wake-ups coalesce: one pending value stands for many events.
+func (w *Watcher) Wake() <-chan struct{} { return w.wake }
+
+// Close stops the watcher.
+func (w *Watcher) Close() error {
+	w.once.Do(func() { close(w.done) })
+	if w.fs != nil {
+		return w.fs.Close()
+	}
+	return nil
+}
+
+func (w *Watcher) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (w *Watcher) forward() {
+	for {
+		select {
+		case ev, ok := <-w.fs.Events:
+			if !ok {
+				return
+			}
+			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				w.mu.Lock()
+				delete(w.watching, ev.Name) // a watched folder itself went away
+				w.mu.Unlock()
+			}
+			w.signal()
+		case _, ok := <-w.fs.Errors:
+			if !ok {
+				return
+			}
+			w.signal() // e.g. queue overflow: look again
+		case <-w.done:
+			return
+		}
+	}
+}
+
+func (w *Watcher) tick(poll time.Duration) {
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			w.signal()
+		case <-w.done:
+			return
+		}
+	}
+}
