@@ -53,8 +53,9 @@ func TestMCPSendDeliversAsTheSessionAgent(t *testing.T) {
 }
 
 // Codex with approval_policy = "never" and its default workspace-write
-// sandbox runs an MCP tool only when the tool says it is read-only;
-// st_msg_ls is. (Needs the tool annotations of issue 11.)
+// sandbox refuses an MCP tool unless the tool says it is read-only
+// ("MCP tool call requires approval, but approval policy is never");
+// st_msg_ls carries readOnlyHint, so it runs.
 func TestMCPReadToolRunsUnderWorkspaceSandbox(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, func(n int, req apiRequest) reply {
@@ -71,10 +72,7 @@ func TestMCPReadToolRunsUnderWorkspaceSandbox(t *testing.T) {
 		t.Fatalf("%d model requests, want 2", len(reqs))
 	}
 	out, _ := reqs[1].FunctionOutput("call_0_0")
-	if strings.Contains(out, "requires approval, but approval policy is never") {
-		t.Skip("st's MCP tools carry no readOnlyHint yet, so Codex refuses st_msg_ls: " + out)
-	}
-	if strings.Contains(out, "unsupported call") || strings.Contains(out, "approval") {
+	if strings.Contains(out, "approval") || strings.Contains(out, "unsupported call") || !strings.Contains(out, `"identity":"alice"`) {
 		t.Errorf("st_msg_ls output %q", out)
 	}
 }
