@@ -34,14 +34,23 @@ func Sample(event string) []byte {
 
 // DoctorOptions says what the doctor checks and how it fires hooks.
 type DoctorOptions struct {
-	Files    []string                     // settings files, in order
-	Required bool                         // a missing file is a failure (--settings)
-	StBin    string                       // the running st
-	LookPath func(string) (string, error) // PATH lookup for bare program names
-	Env      []string                     // the environment fired hooks start from
-	TempDir  string                       // parent of the temporary root
-	Timeout  time.Duration                // per fired hook
+	Files     []string                     // settings files, in order
+	Required  bool                         // a missing file is a failure (--settings)
+	CodexHome string                       // $CODEX_HOME: its hooks.json is Codex's, its config.toml holds the trust
+	CodexTOML []string                     // Codex config.toml files whose [hooks] may wire st too
+	Agent     string                       // the agent the doctor's shell names ("" = none)
+	StBin     string                       // the running st
+	LookPath  func(string) (string, error) // PATH lookup for bare program names
+	Env       []string                     // the environment fired hooks start from
+	TempDir   string                       // parent of the temporary root
+	Timeout   time.Duration                // per fired hook
 }
+
+// noAgentNote says why a session started from the doctor's shell gets
+// nothing from st's hooks.
+const noAgentNote = `NOTE  ST_AGENT is not set in this shell, so a session started from here has no agent:
+      st's hooks then inject nothing (no now.md, no inbox list). Set it where
+      you start the session, e.g. ` + "`ST_AGENT=alice codex`" + ` or ` + "`export ST_AGENT=alice`" + `.`
 
 // Doctor reads the settings files, lists our hooks and every hook whose
 // program is missing or not executable, fires each of ours with a sample
@@ -56,8 +65,10 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		opt.Timeout = 10 * time.Second
 	}
 	var ours []Handler
+	codex := newCodexCheck(opt.CodexHome)
 	for _, path := range opt.Files {
-		s, err := ReadSettings(path, isCodexFile(path))
+		isCodex := isCodexFile(path) || opt.CodexHome != "" && path == filepath.Join(opt.CodexHome, "hooks.json")
+		s, err := ReadSettings(path, isCodex)
 		if err != nil {
 			fail("%v", err)
 			continue
@@ -80,10 +91,20 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 				fail("%s: %s: %s", h.Event, h.Command, problem)
 			}
 		}
+		if isCodex {
+			codex.trust(path, s.Doc, opt.StBin, fail, w)
+		}
+	}
+	for _, path := range opt.CodexTOML {
+		ours = append(ours, codex.tomlHooks(path, opt.StBin, w)...)
 	}
 	if len(ours) == 0 {
 		fmt.Fprintln(w, "no st hooks found (install them with `st hooks install`)")
 		return failed
+	}
+	codex.report(fail, w)
+	if opt.Agent == "" {
+		fmt.Fprintln(w, noAgentNote)
 	}
 	for _, h := range ours {
 		ms, problem := fire(h, opt)

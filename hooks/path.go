@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -51,7 +52,7 @@ var specs = map[string]familySpec{
 			{Name: CodexStop, Role: "stop — end-of-turn handling", Present: true},
 		},
 		target: "~/.codex/config.toml",
-		note:   "Codex config is TOML, not a single JSON block. Merge the fragment in exampleConfig into ~/.codex/config.toml.",
+		note:   "Codex config is TOML, not a single JSON block. Merge the fragment in exampleConfig into ~/.codex/config.toml. Its hooks are the ones `st hooks install --for codex` writes to hooks.json: wire them in one place only (Codex runs both), and trust them in Codex (/hooks).",
 	},
 	Pi: {
 		scripts: []Script{{Name: "smalltalk.ts", Role: "pi extension — registers the st verbs + push notifications"}},
@@ -60,26 +61,49 @@ var specs = map[string]familySpec{
 	},
 }
 
-// CodexFragment is the config.toml fragment for Codex. It runs a
-// PATH-resolved st so the command string, which Codex's hook trust
-// hashes, stays the same across upgrades.
-const CodexFragment = `[mcp_servers.smalltalk]
-command = "st"
-args = ["mcp"]
-env_vars = ["ST_ROOT", "ST_AGENT"]
+// CodexMCPFragment is the config.toml table that runs st's MCP server
+// in Codex. Codex starts MCP servers with a clean environment, so
+// env_vars passes on the root and the agent (without them st-mcp would
+// write under $HOME as an anonymous agent).
+func CodexMCPFragment(stBin string) string {
+	return "[mcp_servers.st]\n" +
+		"command = " + tomlQuote(stBin) + "\n" +
+		"args = [\"mcp\"]\n" +
+		"env_vars = [\"ST_ROOT\", \"ST_AGENT\"]\n"
+}
 
-[[hooks.SessionStart]]
-[[hooks.SessionStart.hooks]]
-type = "command"
-command = "st hook codex-session-start"
-timeout = 5
+// CodexFragment is the config.toml fragment for Codex: the MCP server and
+// the same hooks `st hooks install --for codex` writes to hooks.json, with
+// the same absolute command, so the two never differ. Use one of the two
+// for the hooks: Codex runs both.
+func CodexFragment(stBin string) string {
+	var b strings.Builder
+	b.WriteString(CodexMCPFragment(stBin))
+	for _, e := range CodexEntries {
+		fmt.Fprintf(&b, "\n[[hooks.%s]]\n[[hooks.%s.hooks]]\ntype = \"command\"\ncommand = %s\ntimeout = %d\n",
+			e.Event, e.Event, tomlQuote(e.Command(stBin)), e.Timeout)
+	}
+	return b.String()
+}
 
-[[hooks.Stop]]
-[[hooks.Stop.hooks]]
-type = "command"
-command = "st hook codex-stop"
-timeout = 5
-`
+// tomlQuote writes s as a TOML basic string.
+func tomlQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04X", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
 
 // PathInfo describes family's hooks for the st binary at stBin.
 func PathInfo(family, stBin string) Info {
@@ -105,7 +129,7 @@ func PathInfo(family, stBin string) Info {
 		Install(doc, ClaudeEntries, stBin)
 		info.Settings = doc
 	case Codex:
-		frag := CodexFragment
+		frag := CodexFragment(stBin)
 		info.ExampleConfig = &frag
 	}
 	return info

@@ -45,13 +45,25 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 		return sterr.Msg("%s", err.Error())
 	}
 	stBin := a.selfPath()
+	var before []hooks.CodexHookTrust
+	if codex {
+		before = a.codexTrustBefore(path, s.Doc)
+	}
 	var verb string
 	if install {
 		entries := hooks.InstallEntries(family, c.All)
-		hooks.Install(s.Doc, entries, stBin)
+		if codex {
+			hooks.InstallInPlace(s.Doc, entries, stBin)
+		} else {
+			hooks.Install(s.Doc, entries, stBin)
+		}
 		verb = fmt.Sprintf("installed %d st hooks into %s", len(entries), path)
 	} else {
-		n := hooks.Uninstall(s.Doc, stBin)
+		uninstall := hooks.Uninstall
+		if codex {
+			uninstall = hooks.UninstallInPlace
+		}
+		n := uninstall(s.Doc, stBin)
 		if n == 0 {
 			fmt.Fprintf(a.stdout, "%s has no st hooks — no changes.\n", path)
 			return nil
@@ -70,6 +82,9 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 	}
 	if s.Unchanged(data) {
 		fmt.Fprintf(a.stdout, "%s already has st's hooks — no changes.\n", path)
+		if codex {
+			a.codexNotes(path, before, s.Doc, install)
+		}
 		return nil
 	}
 	backup, err := hooks.WriteSettings(s, data)
@@ -81,7 +96,7 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 	}
 	fmt.Fprintln(a.stdout, verb)
 	if codex {
-		fmt.Fprintln(a.stdout, "Codex will ask you to trust the changed hooks: open /hooks in Codex and trust them (until then Codex skips them).")
+		a.codexNotes(path, before, s.Doc, install)
 	}
 	return nil
 }
@@ -143,22 +158,24 @@ type hooksDoctorCmd struct {
 }
 
 func (c *hooksDoctorCmd) Run(a *app) error {
+	agent, _ := a.env.AgentName()
 	opt := hooks.DoctorOptions{
-		StBin:    a.selfPath(),
-		LookPath: a.lookPath,
-		Env:      a.environ(),
-		TempDir:  a.env.Get("TMPDIR"),
+		CodexHome: a.codexHome(),
+		Agent:     agent,
+		StBin:     a.selfPath(),
+		LookPath:  a.lookPath,
+		Env:       a.environ(),
+		TempDir:   a.env.Get("TMPDIR"),
 	}
 	if c.Settings != nil {
 		opt.Files, opt.Required = []string{*c.Settings}, true
 	} else {
-		opt.Files = []string{
+		opt.CodexTOML = a.codexTOMLFiles()
+		opt.Files = append([]string{
 			filepath.Join(a.claudeHome(), "settings.json"),
 			filepath.Join(".claude", "settings.json"),
 			filepath.Join(".claude", "settings.local.json"),
-			filepath.Join(a.codexHome(), "hooks.json"),
-			filepath.Join(".codex", "hooks.json"),
-		}
+		}, a.codexHooksFiles()...)
 	}
 	if hooks.Doctor(opt, a.stdout) {
 		return exitCode(exitError)

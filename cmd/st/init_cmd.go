@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsonobj"
 	"github.com/smalltalk-go/st/internal/jsstr"
@@ -19,10 +20,11 @@ import (
 // initCmd writes or merges the st entry of .mcp.json in a folder, so a
 // Claude Code session there loads the smalltalk MCP server.
 type initCmd struct {
-	NoChannel bool   `help:"write args without --channel (pull-only host)"`
-	Print     bool   `help:"print the JSON entry to stdout; do not write"`
-	Force     bool   `help:"overwrite a divergent existing entry without prompting"`
-	Dir       string `arg:"" optional:"" help:"target folder (default: cwd)"`
+	NoChannel bool    `help:"write args without --channel (pull-only host)"`
+	Print     bool    `help:"print the JSON entry to stdout; do not write"`
+	Force     bool    `help:"overwrite a divergent existing entry without prompting"`
+	For       *string `missing:"--for requires a value" predict:"claude-code,codex" help:"claude-code (default) or codex"`
+	Dir       string  `arg:"" optional:"" help:"target folder (default: cwd)"`
 }
 
 func (c *initCmd) help(a *app) string {
@@ -36,6 +38,8 @@ func (c *initCmd) help(a *app) string {
   --force        Overwrite a divergent existing entry without
                  prompting. (A byte-identical entry is always a
                  no-op; unrelated entries are preserved.)
+  --for codex    Print the [mcp_servers.st] table to add to
+                 ~/.codex/config.toml (Codex reads TOML); do not write.
 `, a.name)
 }
 
@@ -43,6 +47,14 @@ func (c *initCmd) help(a *app) string {
 const mcpFile = ".mcp.json"
 
 func (c *initCmd) Run(a *app) error {
+	family, err := checkFamily(c.For, installFamilies)
+	if err != nil {
+		return err
+	}
+	if family == hooks.Codex {
+		fmt.Fprint(a.stdout, hooks.CodexMCPFragment(a.selfPath()))
+		return nil
+	}
 	args := []any{"mcp", "--channel"}
 	if c.NoChannel {
 		args = []any{"mcp"}
@@ -56,7 +68,7 @@ func (c *initCmd) Run(a *app) error {
 	if dir == "" {
 		dir = "."
 	}
-	dir, err := filepath.Abs(dir)
+	dir, err = filepath.Abs(dir)
 	if err != nil {
 		return err
 	}

@@ -117,6 +117,7 @@ func scriptParams(dir string) testscript.Params {
 			"countfiles": cmdCountfiles,
 			"onefile":    cmdOnefile,
 			"age":        cmdAge,
+			"codextrust": cmdCodextrust,
 		},
 	}
 }
