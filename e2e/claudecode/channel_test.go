@@ -64,6 +64,9 @@ func TestChannelPushReachesModel(t *testing.T) {
 	u.waitFor("the reply to the channel message on screen", 20*time.Second, func() bool {
 		return strings.Contains(u.screen(), "CHANNEL-SEEN")
 	})
+	if hosts := p.trap.Hosts(); len(hosts) > 0 {
+		t.Errorf("claude tried to leave loopback: %v", hosts)
+	}
 }
 
 // checkChannelMCPConfig checks that the project's .mcp.json, as `st

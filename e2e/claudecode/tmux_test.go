@@ -89,7 +89,10 @@ func (u *tui) stop() {
 }
 
 // tuiEnv is added to env() for an interactive run.
-var tuiEnv = []string{"TERM=xterm-256color", "CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF=1"}
+var tuiEnv = []string{"TERM=xterm-256color", "CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF=1",
+	// The interactive client installs the official plugin marketplace
+	// (downloads.claude.ai, then github.com) unless told not to.
+	"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1"}
 
 func (u *tui) tmux(args ...string) string {
 	out, _ := exec.Command("tmux", append([]string{"-S", u.sock}, args...)...).CombinedOutput()
