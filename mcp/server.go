@@ -92,11 +92,35 @@ func newServer(cfg Config) *server {
 	if cfg.Channel {
 		opts.Capabilities.Experimental = map[string]any{"claude/channel": map[string]any{}}
 		opts.Instructions = Instructions
+		opts.SupportedProtocolVersions = handshakeVersions()
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, opts)
 	s.mcp.AddReceivingMiddleware(s.readyWhenInitialized)
 	s.addTools()
 	return s
+}
+
+// modernProtocol is the first MCP revision without the initialize
+// handshake (SEP-2575): its requests carry their version in _meta, and the
+// server may speak only in answer to a request.
+const modernProtocol = "2026-07-28"
+
+// handshakeVersions are the SDK's protocol revisions before
+// modernProtocol, newest first. A channel pushes notifications the client
+// did not ask for, which only those revisions allow: Claude Code skips the
+// channel of a server it reached over the modern protocol ("no unsolicited
+// notification path"). Refusing the modern revision makes a client that
+// probes with server/discover fall back to initialize, where the SDK
+// answers the client's revision when it knows it, else the newest of
+// these.
+func handshakeVersions() []string {
+	var vs []string
+	for _, v := range mcp.SupportedProtocolVersions() {
+		if v < modernProtocol {
+			vs = append(vs, v)
+		}
+	}
+	return vs
 }
 
 // readyWhenInitialized opens the gate for notifications once the client

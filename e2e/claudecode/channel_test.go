@@ -1,0 +1,92 @@
+package claudecode
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Channel push against the real client: an interactive Claude Code,
+// started with st's server loaded as a development channel in a project
+// wired by `st init`, receives a message another process sends with
+// `st message send` as a <channel> block in its next model request, with
+// no prompt from anyone: the arrival itself starts the turn.
+func TestChannelPushReachesModel(t *testing.T) {
+	tmuxBinary(t)
+	const body, subject = "CHANNEL-BODY from bob", "CHANNEL-SUBJ"
+	p := newProject(t, func(n int, r *Request) Reply {
+		if strings.Contains(r.LastUser(), body) {
+			return Text("CHANNEL-SEEN")
+		}
+		return Text("ok")
+	})
+	checkChannelMCPConfig(t, p)
+	p.seedConfig()
+	u := p.startTUI("--dangerously-load-development-channels", "server:st")
+
+	// The development-channel warning asks once; its default answer is
+	// "I am using this for local development".
+	u.waitFor("the development-channels warning", 30*time.Second, func() bool {
+		return strings.Contains(u.screen(), "I am using this for local development")
+	})
+	u.keys("Enter")
+	u.waitFor(`"Channel notifications registered" for st in the debug log`, 30*time.Second, func() bool {
+		if skipped := regexp.MustCompile(`MCP server "st": Channel notifications skipped: .*`).FindString(u.debug()); skipped != "" {
+			t.Fatalf("Claude Code refused st's channel: %s", skipped)
+		}
+		return strings.Contains(u.debug(), `MCP server "st": Channel notifications registered`)
+	})
+
+	out, err := p.stCmd("bob", "message", "send", "alice", "-m", body, "--subject", subject).CombinedOutput()
+	if err != nil {
+		t.Fatalf("st message send: %v\n%s", err, out)
+	}
+	name := strings.TrimSpace(string(out))
+	u.waitFor("a model request carrying the pushed message", 30*time.Second, func() bool {
+		return firstWith(p.mock.Messages(), func(r *Request) bool { return strings.Contains(r.LastUser(), body) }) >= 0
+	})
+	reqs := p.mock.Messages()
+	i := firstWith(reqs, func(r *Request) bool { return strings.Contains(r.LastUser(), body) })
+	// Claude Code hands the frame to the model as a <channel> block: meta
+	// as attributes, content as the text.
+	block := `<channel source="st" from="bob" messageFilename="` + name + `" threadFilename="` + name + `" identity="alice">` +
+		"\nSubject: " + subject + "\n\n" + body + "\n"
+	if !strings.Contains(reqs[i].LastUser(), block) {
+		t.Errorf("request %d lacks the channel block %q; its last user turn:\n%s", i, block, reqs[i].LastUser())
+	}
+	if n := countIn(reqs, "<channel source=\"st\""); n != 1 {
+		t.Errorf("%d requests bring a new channel block, want 1", n)
+	}
+	u.waitFor("the reply to the channel message on screen", 20*time.Second, func() bool {
+		return strings.Contains(u.screen(), "CHANNEL-SEEN")
+	})
+	if hosts := p.trap.Hosts(); len(hosts) > 0 {
+		t.Errorf("claude tried to leave loopback: %v", hosts)
+	}
+}
+
+// checkChannelMCPConfig checks that the project's .mcp.json, as `st
+// init` wrote it, runs st's server in channel mode: the test exercises
+// what users get.
+func checkChannelMCPConfig(t *testing.T, p *project) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(p.dir, ".mcp.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		MCPServers map[string]struct {
+			Args []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		t.Fatalf(".mcp.json: %v", err)
+	}
+	if args := cfg.MCPServers["st"].Args; strings.Join(args, " ") != "mcp --channel" {
+		t.Fatalf("st init wrote args %q for st, want [mcp --channel]", args)
+	}
+}
