@@ -507,7 +507,7 @@ func TestPlanFor(t *testing.T) {
 		}
 	}
 	for typ, want := range map[string]bool{"overloaded": true, "server_error": true, "rate_limit": true,
-		"billing_error": false, "authentication_failed": false, "invalid_request": false, "unknown": false, "": false} {
+		"billing_error": false, "authentication_failed": false, "account_on_hold": false, "invalid_request": false, "unknown": false, "": false} {
 		if Transient(typ) != want {
 			t.Errorf("Transient(%q) != %v", typ, want)
 		}

@@ -34,9 +34,14 @@ var defaultPolicies = map[string]Policy{
 	"authentication_failed": {State: "offline", Notify: true, Priority: "high", subject: authSubject, body: authBody},
 	"oauth_org_not_allowed": {State: "offline", Notify: true, Priority: "high", subject: authSubject, body: authBody},
 	"billing_error":         {State: "offline", Notify: true, Priority: "high", subject: billingSubject, body: billingBody},
-	"max_output_tokens":     {},
-	"invalid_request":       {},
-	"model_not_found":       {},
+	// Not in the contract's table: Claude Code 2.1.328 sends these too
+	// (e2e/claudecode), and each needs a human as an auth failure does.
+	"account_on_hold":        {State: "offline", Notify: true, Priority: "high", subject: authSubject, body: authBody},
+	"verification_required":  {State: "offline", Notify: true, Priority: "high", subject: authSubject, body: authBody},
+	"cloud_credential_error": {State: "offline", Notify: true, Priority: "high", subject: authSubject, body: authBody},
+	"max_output_tokens":      {},
+	"invalid_request":        {},
+	"model_not_found":        {},
 }
 
 var catchAll = Policy{State: "away", Notify: true, subject: wedgedSubject, body: unhandledBody}
