@@ -124,12 +124,17 @@ func Install(doc *jsonobj.Object, entries []Entry, stBin string) {
 	}
 	removeOurs(hooks, stBin, keep)
 	for _, e := range entries {
-		var groups []any
-		if v, ok := hooks.Get(e.Event); ok {
-			groups = v.([]any)
-		}
-		hooks.Set(e.Event, append(groups, e.Group(stBin)))
+		appendGroup(hooks, e, stBin)
 	}
+}
+
+// appendGroup adds e's group at the end of its event's list.
+func appendGroup(hooks *jsonobj.Object, e Entry, stBin string) {
+	var groups []any
+	if v, ok := hooks.Get(e.Event); ok {
+		groups = v.([]any)
+	}
+	hooks.Set(e.Event, append(groups, e.Group(stBin)))
 }
 
 // Uninstall removes every handler of ours from doc, with the groups,

@@ -69,11 +69,7 @@ func InstallInPlace(doc *jsonobj.Object, entries []Entry, stBin string) {
 	}
 	for i, e := range entries {
 		if !placed[i] {
-			var groups []any
-			if v, ok := hooks.Get(e.Event); ok {
-				groups = v.([]any)
-			}
-			hooks.Set(e.Event, append(groups, e.Group(stBin)))
+			appendGroup(hooks, e, stBin)
 		}
 	}
 }
