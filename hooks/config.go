@@ -5,8 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"gopkg.in/yaml.v3"
-
+	"github.com/smalltalk-go/st/internal/yamlite"
 	"github.com/smalltalk-go/st/message"
 	"github.com/smalltalk-go/st/status"
 )
@@ -51,10 +50,12 @@ func LoadConfig(dir string) Config {
 // ParseConfig reads the config file's bytes; see Config.
 func ParseConfig(data []byte) Config {
 	cfg := Config{StopFailure: map[string]Tuning{}}
-	var doc map[string]any
-	if yaml.Unmarshal(data, &doc) != nil {
+	// yamlite refuses what it cannot read exactly as yaml.v3 would.
+	root, err := yamlite.Parse(data)
+	if err != nil || root == nil {
 		return cfg
 	}
+	doc := root.StringMap()
 	if op, ok := scalar(doc["operator"]); ok {
 		cfg.Operator = op
 	}

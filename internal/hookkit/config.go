@@ -7,16 +7,16 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"github.com/smalltalk-go/st/internal/yamlite"
 )
 
 // DenyRule refuses a tool call: Tool is a tool name ("" or "*" for any,
 // "A|B" for several) and Pattern a regular expression over the call's
 // command or path.
 type DenyRule struct {
-	Tool    string `yaml:"tool"`
-	Pattern string `yaml:"pattern"`
-	Reason  string `yaml:"reason"`
+	Tool    string
+	Pattern string
+	Reason  string
 }
 
 // Config is what the hooks read from $ST_CONFIG/config.yaml. Each key is
@@ -47,52 +47,80 @@ func DefaultConfig() Config {
 }
 
 // ParseConfig reads config.yaml's bytes. Invalid YAML or a non-mapping
-// gives the defaults.
+// gives the defaults; so does YAML that yamlite cannot read exactly as
+// yaml.v3 would.
 func ParseConfig(data []byte) Config {
 	c := DefaultConfig()
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+	doc, err := yamlite.Parse(data)
+	if err != nil || doc == nil {
 		return c
 	}
-	m := doc.Content[0].Content
+	m := doc.Content
 	for i := 0; i+1 < len(m); i += 2 {
 		v := m[i+1]
 		switch m[i].Value {
 		case "operator":
-			var s string
-			if v.Decode(&s) == nil {
+			if s, ok := v.String(); ok {
 				c.Operator = strings.TrimSpace(s)
 			}
 		case "capture_prompts":
-			var b bool
-			if v.Decode(&b) == nil {
+			if b, ok := v.Bool(); ok {
 				c.CapturePrompts = b
 			}
 		case "context_window":
-			var n int
-			if v.Decode(&n) == nil && n > 0 {
+			if n, ok := v.Int(); ok && n > 0 {
 				c.ContextWindow = n
 			}
 		case "subagent_contract":
-			var s string
-			if v.Decode(&s) == nil {
+			if s, ok := v.String(); ok {
 				c.SubagentContract = s
 			}
 		case "deny":
-			var rules []DenyRule
-			if v.Decode(&rules) == nil {
+			if rules, ok := denyRules(v); ok {
 				c.Deny = rules
 			}
 		case "notify_operator_on":
-			var list []string
-			if v.Decode(&list) == nil {
+			if list, ok := v.Strings(); ok {
 				c.NotifyOperatorOn = list
-			} else if s := ""; v.Decode(&s) == nil {
+			} else if s, ok := v.String(); ok {
 				c.NotifyOperatorOn = splitList(s)
 			}
 		}
 	}
 	return c
+}
+
+// denyRules decodes a sequence of {tool, pattern, reason} mappings, the
+// way yaml.v3 decodes it into []DenyRule.
+func denyRules(v *yamlite.Node) ([]DenyRule, bool) {
+	if v.Kind == yamlite.Scalar && v.Tag == yamlite.NullTag {
+		return nil, true
+	}
+	if v.Kind != yamlite.Sequence {
+		return nil, false
+	}
+	rules := make([]DenyRule, 0, len(v.Content))
+	for _, item := range v.Content {
+		if item.Kind == yamlite.Scalar && item.Tag == yamlite.NullTag {
+			continue
+		}
+		f := item.Fields()
+		if f == nil {
+			return nil, false
+		}
+		var r DenyRule
+		for name, dst := range map[string]*string{"tool": &r.Tool, "pattern": &r.Pattern, "reason": &r.Reason} {
+			if n := f[name]; n != nil {
+				s, ok := n.String()
+				if !ok {
+					return nil, false
+				}
+				*dst = s
+			}
+		}
+		rules = append(rules, r)
+	}
+	return rules, true
 }
 
 func splitList(s string) []string {
