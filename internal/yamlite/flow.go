@@ -1,6 +1,9 @@
 package yamlite
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // flowNode reads a one-line flow collection or scalar at the start of s
 // and returns what follows it.
@@ -21,12 +24,25 @@ func flowNode(s string) (*Node, string, error) {
 		}
 		return &Node{Kind: Scalar, Tag: StrTag, Value: v}, after, nil
 	}
-	i := strings.IndexAny(s, ",[]{}:#")
-	if i < 0 || s[i] != ',' && s[i] != ']' && s[i] != '}' {
+	i := strings.IndexAny(s, ",]}")
+	if i < 0 || !flowPlain(s[:i]) {
 		return nil, "", ErrUnsupported
 	}
 	n, err := plain(strings.TrimRight(s[:i], " "))
 	return n, s[i:], err
+}
+
+// flowPlain says whether s holds only characters whose meaning in a
+// flow collection's plain scalar is plain: letters, digits, spaces and
+// a few safe punctuation marks.
+func flowPlain(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r >= 0xA0 && unicode.IsLetter(r) ||
+			strings.ContainsRune(" _-./+=~()$;<^", r)) {
+			return false
+		}
+	}
+	return true
 }
 
 func flowSequence(s string) (*Node, string, error) {
@@ -113,8 +129,8 @@ func flowKey(s string) (*Node, string, error) {
 		}
 		key, after = &Node{Kind: Scalar, Tag: StrTag, Value: v}, strings.TrimLeft(a, " ")
 	} else {
-		i := strings.IndexAny(s, ",[]{}:#")
-		if i < 0 || s[i] != ':' {
+		i := strings.IndexByte(s, ':')
+		if i < 0 || !flowPlain(s[:i]) {
 			return nil, "", ErrUnsupported
 		}
 		k, err := plain(strings.TrimRight(s[:i], " "))

@@ -16,6 +16,7 @@ var configs = []string{
 	"operator: night-shift\n",
 	"# who hears about wedged agents\noperator: night-shift\n",
 	"capture_prompts: true\ncontext_window: 1000000\n",
+	"capture_prompts: yes\ncontext_window: 1.5\n",
 	"stop-failure:\n  rate_limit: {status: busy, notify: true, priority: low}\n  server_error:\n    status: none\n    notify: false\n  \"*\": {notify: false}\n",
 	"deny:\n  - tool: Bash\n    pattern: 'git\\s+push\\s+.*--force'\n    reason: Force pushes are not allowed here; push normally or ask the operator.\n  - tool: Edit|Write\n    pattern: '(^|/)\\.env$'\n",
 	"deny:\n- tool: Bash\n  pattern: \"rm -rf /\"\n",
@@ -175,3 +176,134 @@ func sameDecoding(n *Node, y *yaml.Node, path string) string {
 
 func first[T any](v T, _ bool) T      { return v }
 func second[T any](_ T, ok bool) bool { return ok }
+
+// FuzzParseShapes builds documents from the shapes of the subset, driven
+// by the fuzzer's bytes, so that most inputs are read rather than
+// refused, and holds each reading to yaml.v3's.
+func FuzzParseShapes(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	f.Add([]byte("a seed of many choices: 0123456789 abcdefghijklmnopqrstuvwxyz"))
+	f.Fuzz(func(t *testing.T, choices []byte) {
+		g := &shapes{choices: choices}
+		var b strings.Builder
+		g.mapping(&b, 0, 3)
+		data := []byte(b.String())
+		n, err := Parse(data)
+		if err != nil {
+			return
+		}
+		if msg := sameAsYAMLv3(data, n); msg != "" {
+			t.Fatalf("Parse(%q): %s", data, msg)
+		}
+	})
+}
+
+type shapes struct {
+	choices []byte
+	i       int
+}
+
+func (g *shapes) pick(n int) int {
+	if g.i >= len(g.choices) {
+		return 0
+	}
+	g.i++
+	return int(g.choices[g.i-1]) % n
+}
+
+var (
+	words   = []string{"a", "b", "tool", "operator", "x y", "it's", "1", "-2", "0.5", "true", "no", "~", "null", "", "#", "a#b", "a: b", "é", "http://x", "[", "{", "\\", "\"", "'", ",", "*", "&", "!", "|", ">", "-", "?", ":", "%", "@", "`", "1.", "01", "+3", ".5", "1e3", "0x1f", "2001-01-01", "NaN", ".inf", "y", "on", "<<", " "}
+	spaces  = []string{"", " ", "  "}
+	newline = []string{"\n", "\n\n", "\n# c\n", " # c\n", "\n  \n", ""}
+)
+
+func (g *shapes) word() string { return words[g.pick(len(words))] }
+
+func (g *shapes) scalar(flow bool) string {
+	w := g.word() + g.word()[:0] + strings.Repeat(g.word(), g.pick(2))
+	switch g.pick(4) {
+	case 1:
+		return "'" + strings.ReplaceAll(w, "'", "''") + "'"
+	case 2:
+		return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "é", `\u00e9`).Replace(w) + `"`
+	}
+	return w
+}
+
+func (g *shapes) flow(b *strings.Builder, depth int) {
+	switch k := g.pick(3); {
+	case k == 0 || depth == 0:
+		b.WriteString(g.scalar(true))
+	case k == 1:
+		b.WriteString("[")
+		for i := range g.pick(3) {
+			if i > 0 {
+				b.WriteString("," + spaces[g.pick(3)])
+			}
+			g.flow(b, depth-1)
+		}
+		b.WriteString("]")
+	default:
+		b.WriteString("{")
+		for i := range g.pick(3) {
+			if i > 0 {
+				b.WriteString("," + spaces[g.pick(3)])
+			}
+			b.WriteString(g.scalar(true) + ":" + spaces[g.pick(3)])
+			g.flow(b, depth-1)
+		}
+		b.WriteString("}")
+	}
+}
+
+func (g *shapes) value(b *strings.Builder, ind, depth int) {
+	pad := strings.Repeat(" ", ind)
+	switch g.pick(6) {
+	case 0:
+		b.WriteString(" " + g.scalar(false) + newline[g.pick(len(newline))])
+	case 1:
+		b.WriteString(" ")
+		g.flow(b, 2)
+		b.WriteString(newline[g.pick(len(newline))])
+	case 2:
+		b.WriteString(" " + []string{"|", ">", "|-", ">-", "|+", ">+", "| "}[g.pick(7)] + "\n")
+		for range 1 + g.pick(4) {
+			b.WriteString(pad + spaces[1+g.pick(2)] + spaces[g.pick(2)] + g.word() + g.word() + newline[g.pick(3)])
+		}
+	case 3:
+		if depth > 0 {
+			b.WriteString(newline[g.pick(3)])
+			g.mapping(b, ind+1+g.pick(3), depth-1)
+			return
+		}
+		b.WriteString("\n")
+	case 4:
+		if depth > 0 {
+			b.WriteString("\n")
+			g.sequence(b, ind+g.pick(3), depth-1)
+			return
+		}
+		b.WriteString("\n")
+	default:
+		b.WriteString(newline[g.pick(len(newline))])
+	}
+}
+
+func (g *shapes) mapping(b *strings.Builder, ind, depth int) {
+	for range 1 + g.pick(4) {
+		b.WriteString(strings.Repeat(" ", ind) + g.scalar(false) + ":")
+		g.value(b, ind, depth)
+	}
+}
+
+func (g *shapes) sequence(b *strings.Builder, ind, depth int) {
+	for range 1 + g.pick(3) {
+		b.WriteString(strings.Repeat(" ", ind) + "-")
+		if g.pick(3) == 0 && depth > 0 {
+			b.WriteString(" " + g.scalar(false) + ":")
+			g.value(b, ind+2, depth-1)
+			continue
+		}
+		g.value(b, ind, depth)
+	}
+}
