@@ -13,13 +13,13 @@
 package hookkit
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"time"
 
 	"github.com/smalltalk-go/st/internal/events"
+	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // Payload holds the stdin fields of a Claude Code hook that st uses
