@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"math"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // The Codex hooks remember what they already told an agent in a cursor,

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/smalltalk-go/st/internal/jsonobj"
+	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // Codex (0.169) runs a hook from hooks.json or config.toml only once the

@@ -4,13 +4,13 @@
 package hooks
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"time"
 
 	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // Payload holds the stdin fields of a Claude Code hook that st uses

@@ -2,14 +2,14 @@ package hooks
 
 import (
 	"context"
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"math"
-	mathrand "math/rand/v2"
+	"math/rand/v2"
 	"time"
 
 	"github.com/smalltalk-go/st/events"
@@ -80,10 +80,12 @@ type Streak struct {
 	AtMS    int64  `json:"at_ms"`
 }
 
-// NewToken returns a fresh random token.
+// NewToken returns a fresh random token. math/rand/v2's generator is
+// ChaCha8 seeded by the runtime from the kernel, unpredictable enough
+// here, and unlike crypto/rand it links no crypto into st.
 func NewToken() string {
 	var b [8]byte
-	rand.Read(b[:])
+	binary.BigEndian.PutUint64(b[:], rand.Uint64())
 	return hex.EncodeToString(b[:])
 }
 
@@ -239,7 +241,7 @@ func StopFailureRetry(stdin []byte, opt Options) Result {
 	if plan != PlanRetry && plan != PlanRetryAndAlert {
 		return Result{}
 	}
-	delay := Backoff(streak.Attempt, opt.Knobs.RetryBase, opt.Knobs.RetryMax, mathrand.Float64())
+	delay := Backoff(streak.Attempt, opt.Knobs.RetryBase, opt.Knobs.RetryMax, rand.Float64())
 	poll := min(RetryPoll, max(delay/10, 10*time.Millisecond))
 	if Wait(context.Background(), delay, poll, func() bool {
 		return Superseded(t, opt.Agent, p.SessionID, streak.Token)

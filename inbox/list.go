@@ -100,9 +100,9 @@ func selectItems(t *fsutil.Tree, id, folder string, f Filter, meta bool) ([]Item
 	if err != nil {
 		return nil, err
 	}
-	var texts []string
+	var parsed []message.Fields
 	if f.From != "" || meta {
-		texts = readCanonical(t, dir, names)
+		parsed = parseCanonical(t, dir, names)
 	}
 	items := []Item{}
 	for i, name := range names {
@@ -117,8 +117,8 @@ func selectItems(t *fsutil.Tree, id, folder string, f Filter, meta bool) ([]Item
 			continue
 		}
 		var fields message.Fields
-		if texts != nil && canonical {
-			fields, _, _ = message.Parse(texts[i])
+		if parsed != nil && canonical {
+			fields = parsed[i]
 		}
 		if f.From != "" {
 			if !canonical && f.From != "outside" {
@@ -156,13 +156,35 @@ func item(name string, ts float64, canonical bool, fields message.Fields, meta b
 }
 
 // readCanonical returns the text of every canonical name in folder dir
-// (unreadable ones and other names read as ""), index for index. Large
-// folders are read by a few goroutines, through one handle on the folder.
+// (unreadable ones and other names read as ""), index for index.
 func readCanonical(t *fsutil.Tree, dir string, names []string) []string {
 	texts := make([]string, len(names))
+	forCanonical(t, dir, names, func(i int, text string) { texts[i] = text })
+	return texts
+}
+
+// parseCanonical returns the frontmatter of every canonical name in
+// folder dir (an unreadable file parses as ""), index for index; other
+// names get nil. Parsing in the readers keeps it off the serial path.
+func parseCanonical(t *fsutil.Tree, dir string, names []string) []message.Fields {
+	parsed := make([]message.Fields, len(names))
+	forCanonical(t, dir, names, func(i int, text string) { parsed[i], _, _ = message.Parse(text) })
+	return parsed
+}
+
+// forCanonical calls fn with the index and text of every canonical name
+// in folder dir ("" when unreadable). Large folders are read by a few
+// goroutines, through one handle on the folder; fn must only touch
+// index i.
+func forCanonical(t *fsutil.Tree, dir string, names []string, fn func(i int, text string)) {
 	folder, err := t.OpenFolder(dir)
 	if err != nil {
-		return texts
+		for i, n := range names {
+			if message.IsCanonical(n) {
+				fn(i, "")
+			}
+		}
+		return
 	}
 	defer folder.Close()
 	workers := min(4, 1+len(names)/256)
@@ -170,16 +192,18 @@ func readCanonical(t *fsutil.Tree, dir string, names []string) []string {
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(names); i += workers {
-				if message.IsCanonical(names[i]) {
-					if data, err := folder.ReadRegular(names[i]); err == nil {
-						texts[i] = Text(data)
-					}
+				if !message.IsCanonical(names[i]) {
+					continue
 				}
+				var text string
+				if data, err := folder.ReadRegular(names[i]); err == nil {
+					text = Text(data)
+				}
+				fn(i, text)
 			}
 		})
 	}
 	wg.Wait()
-	return texts
 }
 
 func nonEmpty(s string) *string {

@@ -35,20 +35,36 @@ type TrimResult struct {
 }
 
 // ErrTrimCriteria is returned when neither criterion is given.
-var ErrTrimCriteria = sterr.Msg("trim requires --older-than DURATION or --keep-last N")
+// (New, not Msg: no fmt.Sprintf at start-up.)
+var ErrTrimCriteria = sterr.New("", "trim requires --older-than DURATION or --keep-last N", nil)
 
 // ErrKeepLast is returned for a negative KeepLast.
-var ErrKeepLast = sterr.Msg("--keep-last must be a non-negative integer")
+var ErrKeepLast = sterr.New("", "--keep-last must be a non-negative integer", nil)
 
-// durationUnits are the seconds in each duration unit.
-var durationUnits = map[byte]float64{'s': 1, 'm': 60, 'h': 3600, 'd': 86400, 'w': 604800}
+// durationUnit returns the seconds in a duration unit (a switch, not a
+// package-level map, which would be built at every start).
+func durationUnit(unit byte) (float64, bool) {
+	switch unit {
+	case 's':
+		return 1, true
+	case 'm':
+		return 60, true
+	case 'h':
+		return 3600, true
+	case 'd':
+		return 86400, true
+	case 'w':
+		return 604800, true
+	}
+	return 0, false
+}
 
 // ParseDuration reads ^([0-9]+)([smhdw])$ as a number of seconds, or
 // returns INVALID_DURATION.
 func ParseDuration(spec string) (float64, error) {
 	if len(spec) >= 2 {
 		digits, unit := spec[:len(spec)-1], spec[len(spec)-1]
-		if perUnit, ok := durationUnits[unit]; ok && strings.Trim(digits, "0123456789") == "" {
+		if perUnit, ok := durationUnit(unit); ok && strings.Trim(digits, "0123456789") == "" {
 			n, _ := strconv.ParseFloat(digits, 64) // huge values become +Inf, as in JavaScript
 			return n * perUnit, nil
 		}

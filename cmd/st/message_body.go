@@ -12,9 +12,11 @@ import (
 
 const defaultStdinTimeout = 10 * time.Second
 
+// Built with New, not Msg: package-level values must cost nothing at
+// start-up, and Msg's fmt.Sprintf does.
 var (
-	errNoBodyTerminal = sterr.Msg("no message body — pass `-m <body>` or pipe the body via stdin (e.g. `echo hi | st message send bob`)")
-	errNoBodyTimeout  = sterr.Msg("no message body — timed out reading stdin (it was connected but sent no data and never closed). Pass `-m <body>`, or pipe a body that reaches EOF. Tune the window with $ST_STDIN_TIMEOUT_MS.")
+	errNoBodyTerminal = sterr.New("", "no message body — pass `-m <body>` or pipe the body via stdin (e.g. `echo hi | st message send bob`)", nil)
+	errNoBodyTimeout  = sterr.New("", "no message body — timed out reading stdin (it was connected but sent no data and never closed). Pass `-m <body>`, or pipe a body that reaches EOF. Tune the window with $ST_STDIN_TIMEOUT_MS.", nil)
 )
 
 // readBody returns -m's value when given; otherwise all of stdin, bounded

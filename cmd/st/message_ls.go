@@ -60,7 +60,12 @@ func (c *messageLsCmd) Run(a *app) error {
 		if err != nil {
 			items = []inbox.Item{}
 		}
-		return a.printJSON(items)
+		out, ok := inbox.AppendJSON(make([]byte, 0, 160*len(items)+2), items)
+		if !ok {
+			return a.printJSON(items)
+		}
+		_, err = a.stdout.Write(append(out, '\n'))
+		return err
 	}
 	names, _ := inbox.Select(t, id, folder, f)
 	if c.Count {

@@ -26,7 +26,8 @@ func (c *messageReplyCmd) help(a *app) string {
 		"  Don't do both.\n", a.name)
 }
 
-var errReplySelf = sterr.Msg("<self identity> required — set $ST_AGENT or pass --from <ID>")
+// New, not Msg: no fmt.Sprintf at start-up.
+var errReplySelf = sterr.New("", "<self identity> required — set $ST_AGENT or pass --from <ID>", nil)
 
 func (c *messageReplyCmd) Run(a *app) error {
 	if c.Thread == nil {

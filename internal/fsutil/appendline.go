@@ -3,7 +3,6 @@ package fsutil
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // ErrBadLine is returned by AppendLine for a record that is not exactly

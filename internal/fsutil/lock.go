@@ -2,7 +2,6 @@ package fsutil
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // LockTimeout is how long Lock waits for a lock held by another process.

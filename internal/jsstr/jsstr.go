@@ -78,7 +78,7 @@ func UndoGoEscapes(b []byte) []byte {
 			continue
 		}
 		if b[i+1] == 'u' && i+6 <= len(b) {
-			if r, ok := goEscaped[string(b[i+2:i+6])]; ok {
+			if r, ok := goEscaped(string(b[i+2 : i+6])); ok {
 				out, i = append(out, r...), i+5
 				continue
 			}
@@ -89,8 +89,20 @@ func UndoGoEscapes(b []byte) []byte {
 	return out
 }
 
-// goEscaped maps the hex digits of Go's extra escapes to their text.
-var goEscaped = map[string]string{
-	"003c": "<", "003C": "<", "003e": ">", "003E": ">", "0026": "&",
-	"2028": "\u2028", "2029": "\u2029",
+// goEscaped maps the hex digits of Go's extra escapes to their text. A
+// switch, not a map: package-level maps are built at every start.
+func goEscaped(hex string) (string, bool) {
+	switch hex {
+	case "003c", "003C":
+		return "<", true
+	case "003e", "003E":
+		return ">", true
+	case "0026":
+		return "&", true
+	case "2028":
+		return "\u2028", true
+	case "2029":
+		return "\u2029", true
+	}
+	return "", false
 }

@@ -1,8 +1,9 @@
 // Command benchtimer times whole processes: it runs each command many
 // times (stdin /dev/null, output discarded) and prints the median wall
-// time and its ratio to the first command's median (the baseline,
-// /bin/true in scripts/bench). With -populate DIR N it instead fills DIR
-// with N canonical message files. Used by scripts/bench; not by CI.
+// time and its ratio to the first command's median (the baseline: an
+// empty static Go program in scripts/bench). With -populate DIR N it
+// instead fills DIR with N canonical message files. Used by
+// scripts/bench; not by CI.
 package main
 
 import (
@@ -21,6 +22,7 @@ func main() {
 	runs := flag.Int("n", 200, "runs per command")
 	populate := flag.String("populate", "", "fill this folder with messages and exit")
 	count := flag.Int("count", 10000, "messages for -populate")
+	raw := flag.String("raw", "", "append each command's median in nanoseconds to this file")
 	flag.Parse()
 	if *populate != "" {
 		if err := fill(*populate, *count); err != nil {
@@ -41,6 +43,12 @@ func main() {
 			base = med
 		}
 		fmt.Printf("%-44s %10s %10s %7.2fx\n", c, round(med), round(p90), float64(med)/float64(base))
+		if *raw != "" {
+			if err := appendRaw(*raw, c, med); err != nil {
+				fmt.Fprintln(os.Stderr, "benchtimer:", err)
+				os.Exit(1)
+			}
+		}
 	}
 }
 
@@ -67,6 +75,20 @@ func measure(argv []string, runs int) (median, p90 time.Duration, err error) {
 	}
 	slices.Sort(times)
 	return times[len(times)/2], times[len(times)*9/10], nil
+}
+
+// appendRaw appends "median-ns<TAB>command" to path, for scripts/bench's
+// derived targets.
+func appendRaw(path, cmd string, med time.Duration) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(f, "%d\t%s\n", med.Nanoseconds(), cmd); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func round(d time.Duration) string { return d.Round(10 * time.Microsecond).String() }
