@@ -14,7 +14,9 @@ import (
 // started with st's server loaded as a development channel in a project
 // wired by `st init`, receives a message another process sends with
 // `st message send` as a <channel> block in its next model request, with
-// no prompt from anyone: the arrival itself starts the turn.
+// no prompt from anyone: the arrival itself starts the turn. The model
+// gets it once: the Stop hook that ends the turn does not announce it
+// again as an inbox arrival.
 func TestChannelPushReachesModel(t *testing.T) {
 	tmuxBinary(t)
 	const body, subject = "CHANNEL-BODY from bob", "CHANNEL-SUBJ"
@@ -64,6 +66,7 @@ func TestChannelPushReachesModel(t *testing.T) {
 	u.waitFor("the reply to the channel message on screen", 20*time.Second, func() bool {
 		return strings.Contains(u.screen(), "CHANNEL-SEEN")
 	})
+	checkOnce(t, p, u)
 	if hosts := p.trap.Hosts(); len(hosts) > 0 {
 		t.Errorf("claude tried to leave loopback: %v", hosts)
 	}
@@ -88,5 +91,22 @@ func checkChannelMCPConfig(t *testing.T, p *project) {
 	}
 	if args := cfg.MCPServers["st"].Args; strings.Join(args, " ") != "mcp --channel" {
 		t.Fatalf("st init wrote args %q for st, want [mcp --channel]", args)
+	}
+}
+
+// checkOnce waits for st's Stop hook at the end of the channel turn and
+// checks that it let the turn end: the model had the message as a
+// <channel> block, so an "## st inbox" announcement would only cost a
+// second turn to say it again.
+func checkOnce(t *testing.T, p *project, u *tui) {
+	t.Helper()
+	u.waitFor("st's Stop hook after the channel turn", 20*time.Second, func() bool {
+		return len(find(p.events(), "Stop")) > 0
+	})
+	if stop := find(p.events(), "Stop")[0]; stop.Advice != "" {
+		t.Errorf("st's Stop hook after the channel turn advised %q, want nothing", stop.Advice)
+	}
+	if n := countIn(p.mock.Messages(), "## st inbox"); n != 0 {
+		t.Errorf("%d requests announce the pushed message again as an inbox arrival, want 0", n)
 	}
 }
