@@ -134,3 +134,13 @@ func readState(t *testing.T, root string) State {
 	}
 	return s
 }
+
+// BenchmarkChannelDeliveries: user-prompt-submit scans every prompt; a
+// long typed one holds no tag.
+func BenchmarkChannelDeliveries(b *testing.B) {
+	prompt := strings.Repeat("a line of a long pasted prompt <b>with</b> tags\n", 1400) // ~64 KB
+	b.SetBytes(int64(len(prompt)))
+	for b.Loop() {
+		ChannelDeliveries(prompt, "alice")
+	}
+}

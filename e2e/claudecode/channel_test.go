@@ -72,6 +72,59 @@ func TestChannelPushReachesModel(t *testing.T) {
 	}
 }
 
+// A push that lands while the model is working reaches it once too:
+// Claude Code attaches it to the next tool result ("A message arrived
+// from st while you were working"), and the Stop that ends the turn
+// does not announce it again.
+func TestChannelPushMidTurnReachesModelOnce(t *testing.T) {
+	tmuxBinary(t)
+	const body, subject, prompt = "MIDTURN-CHANNEL-BODY from bob", "MIDTURN-CHANNEL-SUBJ", "WORK-UNTIL-PUSHED"
+	var u *tui
+	p := newProject(t, func(n int, r *Request) Reply {
+		switch {
+		case strings.Contains(r.LastUser(), body):
+			return Text("CHANNEL-SEEN")
+		case strings.Contains(r.LastUser(), prompt) && !r.HasToolResult("toolu_wait"):
+			// The tool runs until the client has the push: the push
+			// lands mid-turn, whatever the timing.
+			wait := "until grep -q 'notifications/claude/channel (' " + shellQuote(u.debugFile) + "; do sleep 0.1; done"
+			return ToolUse("toolu_wait", "Bash", map[string]any{"command": "timeout 30 sh -c " + shellQuote(wait), "description": "wait"})
+		}
+		return Text("ok")
+	})
+	p.seedConfig()
+	u = p.startTUI("--dangerously-load-development-channels", "server:st", "--permission-mode", "default", "--allowedTools", "Bash")
+	u.waitFor("the development-channels warning", 30*time.Second, func() bool {
+		return strings.Contains(u.screen(), "I am using this for local development")
+	})
+	u.keys("Enter")
+	u.waitFor(`"Channel notifications registered" for st in the debug log`, 30*time.Second, func() bool {
+		return strings.Contains(u.debug(), `MCP server "st": Channel notifications registered`)
+	})
+	u.keys(prompt)
+	u.waitFor("the typed prompt on screen", 10*time.Second, func() bool { return strings.Contains(u.screen(), prompt) })
+	u.keys("Enter")
+	u.waitFor("the turn's first request", 30*time.Second, func() bool {
+		return firstWith(p.mock.Messages(), func(r *Request) bool { return strings.Contains(r.LastUser(), prompt) }) >= 0
+	})
+	if out, err := p.stCmd("bob", "message", "send", "alice", "-m", body, "--subject", subject).CombinedOutput(); err != nil {
+		t.Fatalf("st message send: %v\n%s", err, out)
+	}
+	u.waitFor("the reply to the channel message on screen", 40*time.Second, func() bool {
+		return strings.Contains(u.screen(), "CHANNEL-SEEN")
+	})
+	reqs := p.mock.Messages()
+	i := firstWith(reqs, func(r *Request) bool { return strings.Contains(r.LastUser(), body) })
+	if i < 0 || !reqs[i].HasToolResult("toolu_wait") {
+		t.Errorf("the push did not come with the tool result (request %d): it did not land mid-turn", i)
+	}
+	// Not the tag: st's instructions, in the first request, quote it.
+	if n := countIn(reqs, body); n != 1 {
+		t.Errorf("%d requests bring the pushed message, want 1", n)
+	}
+	checkOnce(t, p, u)
+}
+
 // checkChannelMCPConfig checks that the project's .mcp.json, as `st
 // init` wrote it, runs st's server in channel mode: the test exercises
 // what users get.
