@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,7 +14,8 @@ import (
 // Inbox arrivals in a Claude Code session. SessionStart lists the unread
 // inbox (session-start --inbox) and starts the session's cursor; each
 // Stop tells the model what arrived since the cursor and moves it, so a
-// message is announced once, at the end of the turn in which it arrived.
+// message is announced once, at the end of the turn in which it arrived,
+// and not at all when the model got it as a channel block (channel.go).
 
 // arrivalsShown bounds the lines of one announcement.
 const arrivalsShown = 10
@@ -41,8 +43,10 @@ func Arrivals(ctx context.Context, t *fsutil.Tree, agent, session string, now ti
 	}
 	nowMS := now.UnixMilli()
 	var since int64
+	var noted []string
 	err := UpdateState(ctx, t, agent, session, func(s *State) bool {
 		since, s.InboxCheckedMS = s.InboxCheckedMS, nowMS
+		noted, s.ChannelNoted = s.ChannelNoted, channelPending(s.ChannelNoted, nowMS)
 		return true
 	})
 	if err != nil || since == 0 || since >= nowMS {
@@ -55,7 +59,9 @@ func Arrivals(ctx context.Context, t *fsutil.Tree, agent, session string, now ti
 	}
 	var fresh []inbox.Item
 	for _, it := range items {
-		if it.TS < float64(nowMS) { // later ones are the next Stop's news
+		// Later ones are the next Stop's news; noted ones the model got
+		// as channel blocks (channel.go).
+		if it.TS < float64(nowMS) && !slices.Contains(noted, it.Filename) {
 			fresh = append(fresh, it)
 		}
 	}

@@ -67,8 +67,10 @@ func userPromptSubmit(c *call) Result {
 	}
 	recent, _ := events.Tail(t, opt.Agent, p.SessionID, events.TailBytes)
 	work := RealWork(recent)
+	pushed := ChannelDeliveries(p.Prompt, opt.Agent)
 	var text string
 	UpdateState(ctx, t, opt.Agent, p.SessionID, func(s *State) bool {
+		noted := s.noteChannel(pushed)
 		if haveTokens {
 			if adv, level := ContextAdvice(tokens, opt.Config.ContextWindow, s.ContextWarned); adv != "" {
 				text, s.ContextWarned = adv, level
@@ -82,7 +84,7 @@ func userPromptSubmit(c *call) Result {
 			ev.Advice = "flush"
 			return true
 		}
-		return false
+		return noted
 	})
 	if text == "" {
 		return Result{}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -334,7 +335,7 @@ func TestUpdateState(t *testing.T) {
 		t.Error(err)
 	}
 	UpdateState(ctx, tr, "alice", "s2", func(s *State) bool { got = *s; return false })
-	if got != (State{}) {
+	if !reflect.DeepEqual(got, State{}) {
 		t.Errorf("fresh session state = %+v", got)
 	}
 }

@@ -16,6 +16,9 @@ type State struct {
 	ContextWarned   int   `json:"context_warned,omitempty"`    // highest context level announced
 	FlushRemindedMS int64 `json:"flush_reminded_ms,omitempty"` // when the last flush reminder went out
 	InboxCheckedMS  int64 `json:"inbox_checked_ms,omitempty"`  // inbox arrivals before this were told (Stop)
+	// ChannelNoted are inbox filenames the model got as channel blocks
+	// since the last Stop (channel.go); Stop does not announce them.
+	ChannelNoted []string `json:"channel_noted,omitempty"`
 }
 
 // UpdateState reads a session's state, lets fn change it, and writes it
