@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/smalltalk-go/st/message"
 )
@@ -26,10 +27,15 @@ const channelNotedMax = 100
 
 // channelTag is the opening tag Claude Code wraps a push in, at the
 // start of a line: <channel source="st" from="bob" messageFilename="…" …>.
-var channelTag = regexp.MustCompile(`(?m)^<channel source="[^"\n]*"[^>\n]*>`)
+// Compiled on first use: a package-level regexp would cost every st start.
+var channelTag = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^<channel source="[^"\n]*"[^>\n]*>`)
+})
 
 // tagAttr is one name="value" attribute of a tag.
-var tagAttr = regexp.MustCompile(` ([A-Za-z_][A-Za-z0-9_]*)="([^"\n]*)"`)
+var tagAttr = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(` ([A-Za-z_][A-Za-z0-9_]*)="([^"\n]*)"`)
+})
 
 // ChannelDeliveries returns the inbox filenames that prompt carries as
 // channel blocks addressed to agent (their identity attribute), in
@@ -39,9 +45,9 @@ func ChannelDeliveries(prompt, agent string) []string {
 		return nil // most prompts; the regexp costs ~10 ns a byte
 	}
 	var names []string
-	for _, tag := range channelTag.FindAllString(prompt, -1) {
+	for _, tag := range channelTag().FindAllString(prompt, -1) {
 		var name, identity string
-		for _, m := range tagAttr.FindAllStringSubmatch(tag, -1) {
+		for _, m := range tagAttr().FindAllStringSubmatch(tag, -1) {
 			switch m[1] {
 			case "messageFilename":
 				name = m[2]
