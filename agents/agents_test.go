@@ -9,34 +9,14 @@ import (
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/internal/storetest"
 )
 
 // store builds a root from a list of paths: a trailing "/" makes a
 // folder, anything else a file holding content.
 func store(t *testing.T, files map[string]string) (*fsutil.Tree, string) {
 	t.Helper()
-	root := t.TempDir()
-	for p, content := range files {
-		full := filepath.Join(root, p)
-		if p[len(p)-1] == '/' {
-			if err := os.MkdirAll(full, 0o777); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tr, err := fsutil.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tr.Close() })
-	return tr, root
+	return storetest.Open(t, files)
 }
 
 func setMtime(t *testing.T, path string, mt time.Time) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/storetest"
 )
 
 // testHost is the Host the handler tests' requests carry: the server
@@ -29,21 +30,7 @@ func writeStore(t testing.TB, files map[string]string) string {
 
 func addFiles(t testing.TB, root string, files map[string]string) {
 	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if strings.HasSuffix(rel, "/") {
-			if err := os.MkdirAll(p, 0o777); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	storetest.Write(t, root, files)
 }
 
 // agentFolders are the folders that make alice and bob agents whose
