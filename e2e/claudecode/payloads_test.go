@@ -30,7 +30,7 @@ var fieldsRead = map[string][]field{
 	"Stop":               {},
 	"StopFailure":        {{"error", "string"}},
 	"PreCompact":         {{"trigger", "string"}},
-	"Notification":       {{"notification_type", "string"}, {"message", "string"}},
+	"Notification":       {{"notification_type", "string"}, {"message", "string"}, {"cwd", "string"}},
 	"SubagentStop":       {{"agent_id", "string"}, {"agent_type", "string"}},
 	"PostCompact":        {{"trigger", "string"}},
 }
@@ -39,9 +39,10 @@ var fieldsRead = map[string][]field{
 // that exercises most of what st reads (a Read for PreToolUse, so that
 // tool_input.file_path is there).
 var preferred = map[string]func(map[string]any) bool{
-	"StopFailure": func(m map[string]any) bool { return m["error"] == "server_error" },
-	"PreToolUse":  func(m map[string]any) bool { return m["tool_name"] == "Read" },
-	"PostToolUse": func(m map[string]any) bool { return m["tool_name"] == "Read" },
+	"StopFailure":  func(m map[string]any) bool { return m["error"] == "server_error" },
+	"PreToolUse":   func(m map[string]any) bool { return m["tool_name"] == "Read" },
+	"PostToolUse":  func(m map[string]any) bool { return m["tool_name"] == "Read" },
+	"Notification": func(m map[string]any) bool { return m["notification_type"] == "permission_prompt" },
 }
 
 // checkFields returns what is missing from, or of the wrong kind in, a
@@ -91,7 +92,14 @@ func jsonKind(v any) string {
 // event, scrubbed, into testdata/payloads.
 func (p *project) checkPayloads() {
 	p.t.Helper()
-	for _, event := range recorded {
+	p.checkPayloadsOf(recorded...)
+}
+
+// checkPayloadsOf is checkPayloads for some events only: a test that
+// records one event the others never see saves only that one.
+func (p *project) checkPayloadsOf(events ...string) {
+	p.t.Helper()
+	for _, event := range events {
 		all := p.payloads(event)
 		for _, m := range all {
 			if bad := checkFields(event, m); len(bad) > 0 {
@@ -169,7 +177,7 @@ func TestRecordedPayloads(t *testing.T) {
 	}
 	sort.Strings(have)
 	for _, event := range []string{"PostToolUse", "PostToolUseFailure", "PreCompact", "PreToolUse", "SessionEnd",
-		"SessionStart", "Stop", "StopFailure", "SubagentStart", "UserPromptSubmit"} {
+		"SessionStart", "Stop", "StopFailure", "SubagentStart", "UserPromptSubmit", "Notification"} {
 		if !contains(have, event) {
 			t.Errorf("no recorded %s payload in testdata/payloads (have %v)", event, have)
 		}
