@@ -12,9 +12,6 @@ import "github.com/smalltalk-go/st/internal/jsonobj"
 // first placeholder before it is appended. Placeholders at the end of an
 // event hold no one's place and are dropped.
 
-// placeholder is the inert group that keeps a place.
-func placeholder() *jsonobj.Object { return jsonobj.New().Set("hooks", []any{}) }
-
 // InstallInPlace merges entries into a Codex doc without moving any other
 // group (see above).
 func InstallInPlace(doc *jsonobj.Object, entries []Entry, stBin string) {

@@ -38,7 +38,7 @@ var codexUniversal = []string{"continue", "stopReason", "suppressOutput", "syste
 func checkCodex(event string, out []byte) error {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(out, &obj); err != nil {
-		return fmt.Errorf("Codex needs nothing or a JSON object: %v", err)
+		return fmt.Errorf("output for Codex must be empty or a JSON object: %v", err)
 	}
 	allowed := append([]string{}, codexUniversal...)
 	switch event {

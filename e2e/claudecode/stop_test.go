@@ -11,6 +11,7 @@ import (
 // the turn continues with it, and the next Stop stays silent.
 func TestStopAnnouncesMidTurnArrival(t *testing.T) {
 	const subject = "MIDTURN-SUBJ"
+	//lint:ignore S1021 the closure below refers to the variable, so it is declared first
 	var p *project
 	p = newProject(t, func(n int, r *Request) Reply {
 		switch {

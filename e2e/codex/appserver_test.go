@@ -93,24 +93,6 @@ func (s *appServer) call(method string, params any) json.RawMessage {
 	return nil
 }
 
-// appServer runs a session for a sequence of requests and returns each
-// result.
-func (r *rig) appServer(calls ...rpcCall) []json.RawMessage {
-	r.t.Helper()
-	s := r.openAppServer()
-	defer s.close()
-	var out []json.RawMessage
-	for _, c := range calls {
-		out = append(out, s.call(c.method, c.params))
-	}
-	return out
-}
-
-type rpcCall struct {
-	method string
-	params any
-}
-
 // hooksList is Codex's own list (its warnings go to r.hookWarnings) of the hooks it found for the project,
 // with the trust it gives each.
 func (r *rig) hooksList() []codexHook {

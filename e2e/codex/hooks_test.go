@@ -73,6 +73,7 @@ func TestSessionStartNeedsTrustThenBringsContext(t *testing.T) {
 // Stop finds nothing new.
 func TestStopAnnouncesMidTurnArrivalOnce(t *testing.T) {
 	t.Parallel()
+	//lint:ignore S1021 the closure below refers to the variable, so it is declared first
 	var r *rig
 	r = newRig(t, func(n int, req apiRequest) reply {
 		switch n {

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"crypto/sha256"
 	"github.com/gofrs/flock"
-	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // LockTimeout is how long Lock waits for a lock held by another process.
