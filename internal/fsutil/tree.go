@@ -176,6 +176,9 @@ func dupFile(f *os.File) *os.File {
 // folder or anything else that is not a plain file.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrTooLarge is returned when a file is bigger than a reader's limit.
+var ErrTooLarge = errors.New("file too large")
+
 // ReadRegular reads rel only if it is a regular file. It never follows a
 // final symlink and never blocks on a FIFO planted under a message name.
 func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
