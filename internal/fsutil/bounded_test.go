@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func TestReadHeadTail(t *testing.T) {
@@ -96,5 +97,52 @@ func TestReadConfig(t *testing.T) {
 		if string(got) != tt.want || !errors.Is(err, tt.err) {
 			t.Errorf("ReadConfig(%s) = %q, %v; want %q, %v", tt.name, got, err, tt.want, tt.err)
 		}
+	}
+}
+
+// TestFolderFIFO: a FIFO where a folder should be is refused at once by
+// every folder reader, never waited on.
+func TestFolderFIFO(t *testing.T) {
+	tr, base := open(t)
+	if err := syscall.Mkfifo(filepath.Join(base, "inbox"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := tr.ReadDir("inbox"); err == nil {
+			t.Error("ReadDir listed a FIFO")
+		}
+		if _, err := tr.ReadDirNames("inbox"); err == nil {
+			t.Error("ReadDirNames listed a FIFO")
+		}
+		if f, err := tr.OpenFolder("inbox"); err == nil {
+			f.Close()
+			t.Error("OpenFolder opened a FIFO")
+		}
+		if err := tr.syncDir("inbox"); err == nil {
+			t.Error("syncDir synced a FIFO")
+		}
+		if sub, err := tr.Sub("inbox"); err == nil {
+			sub.Close()
+			t.Error("Sub opened a FIFO")
+		}
+		if _, _, err := tr.ReadRegular("inbox/m.md"); err == nil {
+			t.Error("ReadRegular read through a FIFO")
+		}
+		if err := tr.WriteAtomic("inbox/m.md", nil); err == nil {
+			t.Error("WriteAtomic wrote through a FIFO")
+		}
+		if _, err := tr.Deliver("inbox", nil, func() string { return "m.md" }); err == nil {
+			t.Error("Deliver wrote through a FIFO")
+		}
+		if _, err := Open(filepath.Join(base, "inbox")); err == nil {
+			t.Error("Open opened a FIFO")
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a folder reader blocked on a FIFO")
 	}
 }

@@ -17,7 +17,7 @@ type Folder struct {
 
 // OpenFolder opens folder rel of the tree.
 func (t *Tree) OpenFolder(rel string) (*Folder, error) {
-	d, err := t.root.Open(rel)
+	d, err := openDir(t.root, rel)
 	if err != nil {
 		return nil, err
 	}
