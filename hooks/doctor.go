@@ -66,6 +66,7 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 	}
 	var ours []Handler
 	codex := newCodexCheck(opt.CodexHome)
+	var resv reserveCheck
 	for _, path := range opt.Files {
 		isCodex := isCodexFile(path) || opt.CodexHome != "" && path == filepath.Join(opt.CodexHome, "hooks.json")
 		s, err := ReadSettings(path, isCodex)
@@ -93,6 +94,8 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		}
 		if isCodex {
 			codex.trust(path, s.Doc, opt.StBin, fail, w)
+		} else {
+			resv.add(s.Doc, opt.StBin)
 		}
 	}
 	for _, path := range opt.CodexTOML {
@@ -118,6 +121,7 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 			fmt.Fprintf(w, "PASS  %s: %s (%d ms)\n", h.Event, h.Command, ms)
 		}
 	}
+	resv.report(opt, fail, w)
 	return failed
 }
 
