@@ -16,7 +16,7 @@ type hooksCmd struct {
 	Path      hooksPathCmd      `cmd:"" reads:"PATH" help:"print the hook commands and the config that wires them" extra:"unknown flag: %s"`
 	Install   hooksInstallCmd   `cmd:"" reads:"HOME PATH" help:"add st's hooks to a Claude Code or Codex settings file"`
 	Uninstall hooksUninstallCmd `cmd:"" reads:"HOME" help:"remove st's hooks from a settings file"`
-	Doctor    hooksDoctorCmd    `cmd:"" reads:"ST_ROOT ST_AGENT HOME" help:"check the installed hooks and run each once"`
+	Doctor    hooksDoctorCmd    `cmd:"" reads:"ST_ROOT ST_AGENT HOME" help:"check the installed hooks, the store and the agent name, and run each hook once"`
 }
 
 func init() {
