@@ -14,7 +14,6 @@ type releaseCmd struct {
 	Paths []string `arg:"" optional:"" form:"<path-or-glob>..." help:"paths or globs as you reserved them, relative to the current folder"`
 }
 
-
 func (c *releaseCmd) Run(a *app) error {
 	if c.All == (len(c.Paths) > 0) {
 		return sterr.Msg("%s release requires <path-or-glob>... or --all", a.name)

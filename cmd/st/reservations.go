@@ -13,7 +13,6 @@ type reservationsCmd struct {
 	JSON  bool    `name:"json" help:"print a JSON array"`
 }
 
-
 func (c *reservationsCmd) Run(a *app) error {
 	if c.Agent != nil {
 		if err := layout.CheckAgent(*c.Agent); err != nil {

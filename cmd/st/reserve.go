@@ -20,7 +20,6 @@ type reserveCmd struct {
 	Paths     []string `arg:"" optional:"" form:"<path-or-glob>..." help:"files, folders (everything under them) or globs: * and ? within a name, ** as a whole segment"`
 }
 
-
 func (c *reserveCmd) Run(a *app) error {
 	if c.Exclusive && c.Shared {
 		return sterr.Msg("--exclusive and --shared exclude each other")
