@@ -20,6 +20,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	agentctx "github.com/smalltalk-go/st/context"
+	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/message"
 )
@@ -318,8 +320,27 @@ func browserStore(t *testing.T) string {
 			logLine(time.Now().Add(-50*time.Second), "PostToolUseFailure", `,"tool":"Bash","error":"exit status 1"`) +
 			logLine(time.Now().Add(-40*time.Second), "PreCompact", `,"type":"auto"`),
 		"bob/status":          "available\n",
-		"bob/events/s2.jsonl": logLine(time.Now().Add(-30*time.Second), "Notification", `,"type":"permission_prompt","title":"Bash: rm -rf build"`),
+		"bob/events/s2.jsonl": recordedLine(t, "Notification", time.Now().Add(-30*time.Second)),
 	}))
+}
+
+// recordedLine is the event line the hook writes for the payload Claude
+// Code really sent (e2e/claudecode/testdata/payloads), at the time at.
+func recordedLine(t testing.TB, event string, at time.Time) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "e2e", "claudecode", "testdata", "payloads", event+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := hooks.ParsePayload(data)
+	if !ok {
+		t.Fatalf("bad payload %s", data)
+	}
+	line, err := events.Marshal(hooks.NewEvent(event, &p, at))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(line)
 }
 
 // TestBrowser drives the dashboard in headless chromium.
@@ -335,7 +356,7 @@ func TestBrowser(t *testing.T) {
 		ctx := tab(t, browser)
 		do_(t, ctx, chromedp.Navigate(url+"/"), chromedp.WaitVisible(chromedp.ID("agent-bob")))
 		text := eval[string](t, ctx, `document.getElementById('rows').innerText`)
-		for _, want := range []string{"alice", "Alice the planner", "busy", "bob", "available", "permission_prompt", "Parser rewrite"} {
+		for _, want := range []string{"alice", "Alice the planner", "busy", "bob", "available", "permission_prompt", "Claude needs your permission", "Parser rewrite"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("fleet table lacks %q:\n%s", want, text)
 			}

@@ -18,6 +18,10 @@ var waitingTypes = map[string]bool{
 type Waiting struct {
 	Session string `json:"session"`
 	Type    string `json:"type"`
+	// Message is what the agent asks (Claude Code's notification
+	// message, e.g. "Claude needs your permission to use Bash"); Title
+	// is kept for clients that send one (Claude Code does not).
+	Message string `json:"message,omitempty"`
 	Title   string `json:"title,omitempty"`
 	Since   string `json:"since"` // the notification's ts
 }
@@ -33,10 +37,19 @@ func WaitingOn(evs []Event) (Waiting, bool) {
 			return Waiting{}, false
 		}
 		if waitingTypes[e.Type] {
-			return Waiting{Session: e.Session, Type: e.Type, Title: e.Title, Since: e.TS}, true
+			return Waiting{Session: e.Session, Type: e.Type, Message: e.Message, Title: e.Title, Since: e.TS}, true
 		}
 	}
 	return Waiting{}, false
+}
+
+// Question is what the agent waits for, in words: the notification's
+// message, else its title, else "".
+func (w *Waiting) Question() string {
+	if w.Message != "" {
+		return w.Message
+	}
+	return w.Title
 }
 
 // waitingTail bounds how much of the latest log WaitingFor reads.

@@ -9,7 +9,7 @@ import (
 )
 
 func note(typ string) Event {
-	return Event{TS: Stamp(t0), Event: "Notification", Session: "s1", Type: typ, Title: "T"}
+	return Event{TS: Stamp(t0), Event: "Notification", Session: "s1", Type: typ, Message: "Q " + typ}
 }
 
 func TestWaitingOn(t *testing.T) {
@@ -33,6 +33,9 @@ func TestWaitingOn(t *testing.T) {
 		w, ok := WaitingOn(tt.evs)
 		if got := map[bool]string{true: w.Type, false: ""}[ok]; got != tt.want {
 			t.Errorf("%s: WaitingOn = %q, want %q", tt.name, got, tt.want)
+		}
+		if ok && w.Question() != "Q "+tt.want {
+			t.Errorf("%s: question %q", tt.name, w.Question())
 		}
 	}
 }

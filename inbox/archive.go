@@ -162,6 +162,12 @@ func archiveOne(t *fsutil.Tree, id, name string) (o Outcome, found bool, err err
 		// An archive copy appeared since the check (another st, a sync).
 		return Idempotent, true, removeTwin(t, id, name)
 	}
+	if errors.Is(err, fs.ErrNotExist) && !isRegular(t, in) {
+		// The inbox copy went since the check: another archiver moved it
+		// (a trim may even have deleted the archive copy since). Only
+		// archiving removes inbox copies, so it is archived.
+		return Idempotent, true, nil
+	}
 	if err != nil {
 		return 0, true, err
 	}

@@ -2,13 +2,16 @@ package inbox
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
@@ -192,4 +195,70 @@ func FuzzParseDuration(f *testing.F) {
 			t.Errorf("ParseDuration(%q) = %v, nil", s, secs)
 		}
 	})
+}
+
+// TestArchiveRaceIsIdempotent races archivers (each with its own open
+// tree, as separate processes have) over the same messages while a
+// sweeper removes inbox twins: every archiver succeeds and every message
+// ends up archived once. The raw link/remove errors of a loser used to
+// leak out as failures.
+func TestArchiveRaceIsIdempotent(t *testing.T) {
+	const messages, archivers = 200, 4
+	files := map[string]string{"a/archive/": ""}
+	names := make([]string, messages)
+	for i := range names {
+		names[i] = fmt.Sprintf("17000000%05d-aaaaaa.md", i)
+		files["a/inbox/"+names[i]] = msg("bob", "")
+	}
+	_, root := store(t, files)
+	open := func() *fsutil.Tree {
+		tr, err := fsutil.Open(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { tr.Close() })
+		return tr
+	}
+	done := make(chan struct{})
+	var sweeper sync.WaitGroup
+	sweeper.Go(func() {
+		tr := open()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+				Sweep(tr)
+			}
+		}
+	})
+	trees := make([]*fsutil.Tree, archivers)
+	for i := range trees {
+		trees[i] = open()
+	}
+	var mu sync.Mutex
+	var failures []string
+	for _, name := range names {
+		var wg sync.WaitGroup
+		for _, tr := range trees {
+			wg.Go(func() {
+				if _, err := ArchiveMessage(tr, "a", name, false); err != nil {
+					mu.Lock()
+					failures = append(failures, err.Error())
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+	}
+	close(done)
+	sweeper.Wait()
+	if len(failures) > 0 {
+		t.Errorf("%d of %d archivers failed, e.g. %s", len(failures), messages*archivers, failures[0])
+	}
+	for _, name := range names {
+		if exists(root, "a/inbox/"+name) || !exists(root, "a/archive/"+name) {
+			t.Errorf("%s: inbox %v, archive %v; want only archived", name, exists(root, "a/inbox/"+name), exists(root, "a/archive/"+name))
+		}
+	}
 }

@@ -7,14 +7,14 @@ import (
 )
 
 // waitingNote is what a member line adds when the agent waits on a human
-// (ours, issue 6): "  ⏳ waits on a human: <type> "<title>" (<age>)".
+// (ours, issue 6): "  ⏳ waits on a human: <type> "<question>" (<age>)".
 func waitingNote(w *events.Waiting, nowMs float64) string {
 	if w == nil {
 		return ""
 	}
 	s := "  ⏳ waits on a human: " + w.Type
-	if w.Title != "" {
-		s += " \"" + w.Title + "\""
+	if q := w.Question(); q != "" {
+		s += " \"" + q + "\""
 	}
 	since := events.Event{TS: w.Since}
 	if t, ok := since.Time(); ok {

@@ -16,6 +16,8 @@ func TestWaitingNote(t *testing.T) {
 	}{
 		{nil, ""},
 		{&events.Waiting{Type: "permission_prompt", Title: "Permission needed", Since: "2026-07-21T10:01:00.000Z"}, `  ⏳ waits on a human: permission_prompt "Permission needed" (4m)`},
+		{&events.Waiting{Type: "permission_prompt", Message: "Claude needs your permission", Since: "2026-07-21T10:01:00.000Z"}, `  ⏳ waits on a human: permission_prompt "Claude needs your permission" (4m)`},
+		{&events.Waiting{Type: "permission_prompt", Message: "Claude needs your permission", Title: "T", Since: "2026-07-21T10:01:00.000Z"}, `  ⏳ waits on a human: permission_prompt "Claude needs your permission" (4m)`},
 		{&events.Waiting{Type: "idle_prompt", Since: "2026-07-21T10:04:30.000Z"}, "  ⏳ waits on a human: idle_prompt (30s)"},
 		{&events.Waiting{Type: "idle_prompt", Since: "garbage"}, "  ⏳ waits on a human: idle_prompt"},
 	}

@@ -26,7 +26,7 @@ type hookCmd struct {
 	// Issue 6 (hook_events.go).
 	UserPromptSubmit   hookUserPromptSubmitCmd   `cmd:"" loose:"" help:"Claude Code UserPromptSubmit: context-fill and flush reminders"`
 	SubagentStart      hookSubagentStartCmd      `cmd:"" loose:"" help:"Claude Code SubagentStart: the subagent report contract"`
-	PreToolUse         hookPreToolUseCmd         `cmd:"" loose:"" help:"Claude Code PreToolUse: large-Read advisory, deny rules"`
+	PreToolUse         hookPreToolUseCmd         `cmd:"" loose:"" help:"Claude Code PreToolUse: reservations, deny rules, large-Read advisory"`
 	PostToolUse        hookPostToolUseCmd        `cmd:"" loose:"" help:"Claude Code PostToolUse: event log"`
 	PostToolUseFailure hookPostToolUseFailureCmd `cmd:"" loose:"" help:"Claude Code PostToolUseFailure: thrash detection"`
 	Notification       hookNotificationCmd       `cmd:"" loose:"" help:"Claude Code Notification: tell the operator who waits"`

@@ -51,7 +51,7 @@ func (c *hookSessionEndCmd) help(a *app) string         { return hookUsage(a) }
 // session-boundary ones).
 const hookEventsUsage = `  user-prompt-submit    Claude Code UserPromptSubmit: context-fill and flush reminders
   subagent-start        Claude Code SubagentStart: the subagent report contract
-  pre-tool-use          Claude Code PreToolUse: large-Read advisory, deny rules
+  pre-tool-use          Claude Code PreToolUse: reservations, deny rules, large-Read advisory
   post-tool-use         Claude Code PostToolUse: event log
   post-tool-use-failure Claude Code PostToolUseFailure: thrash detection
   notification          Claude Code Notification: tell the operator who waits

@@ -105,6 +105,10 @@ func scriptParams(dir string) testscript.Params {
 			env.Setenv("ST_CONFIG", filepath.Join(env.WorkDir, "config"))
 			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, "state"))
 			env.Setenv("ST_AGENT", "alice")
+			// $PAYLOADS holds what Claude Code really sends, as recorded.
+			if p, err := filepath.Abs("../../e2e/claudecode/testdata/payloads"); err == nil {
+				env.Setenv("PAYLOADS", p)
+			}
 			// $STBIN is the st the scripts run, as `st hooks` reports it.
 			if p, err := exec.LookPath("st"); err == nil {
 				env.Setenv("STBIN", p)

@@ -135,12 +135,15 @@ func writeNew(r *os.Root, name string, data []byte) (err error) {
 }
 
 // MoveNoReplace moves from to to inside the tree without replacing an
-// existing to: it links, then removes from. fs.ErrExist means to exists.
+// existing to: it links, then removes from. fs.ErrExist means to exists;
+// fs.ErrNotExist means from is gone (or to's folder is missing). Once the
+// link is made the move stands: a from that another process removed
+// meanwhile (a concurrent mover, a sweep) is not an error.
 func (t *Tree) MoveNoReplace(from, to string) error {
 	if err := t.root.Link(from, to); err != nil {
 		return err
 	}
-	if err := t.root.Remove(from); err != nil {
+	if err := t.root.Remove(from); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	dir, _ := split(to)
