@@ -101,6 +101,10 @@ func preToolUse(c *call) Result {
 			return Result{Stdout: Deny(reason)}
 		}
 	}
+	if reason, denied := reservationDeny(c); denied {
+		ev.Advice = "reserved"
+		return Result{Stdout: Deny(reason)}
+	}
 	if p.ToolName != "Read" || in.FilePath == "" || in.Offset != nil || in.Limit != nil {
 		return Result{}
 	}

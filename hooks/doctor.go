@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -44,6 +45,7 @@ type DoctorOptions struct {
 	Env       []string                     // the environment fired hooks start from
 	TempDir   string                       // parent of the temporary root
 	Timeout   time.Duration                // per fired hook
+	Store     *StoreCheck                  // the real folders the hooks write to (nil: not checked)
 }
 
 // noAgentNote says why a session started from the doctor's shell gets
@@ -57,15 +59,24 @@ const noAgentNote = `NOTE  ST_AGENT is not set in this shell, so a session start
 // payload against a temporary root, and prints PASS or FAIL with the
 // latency of each. It reports whether anything failed.
 func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
+	var problems []string
 	fail := func(format string, args ...any) {
 		failed = true
-		fmt.Fprintf(w, "FAIL  "+format+"\n", args...)
+		line := fmt.Sprintf(format, args...)
+		problems = append(problems, line)
+		fmt.Fprintln(w, "FAIL  "+line)
 	}
+	defer func() {
+		if failed {
+			fmt.Fprintln(w, summary(problems))
+		}
+	}()
 	if opt.Timeout == 0 {
 		opt.Timeout = 10 * time.Second
 	}
 	var ours []Handler
 	codex := newCodexCheck(opt.CodexHome)
+	var resv reserveCheck
 	for _, path := range opt.Files {
 		isCodex := isCodexFile(path) || opt.CodexHome != "" && path == filepath.Join(opt.CodexHome, "hooks.json")
 		s, err := ReadSettings(path, isCodex)
@@ -93,10 +104,12 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		}
 		if isCodex {
 			codex.trust(path, s.Doc, opt.StBin, fail, w)
+		} else {
+			resv.add(s.Doc, opt.StBin)
 		}
 	}
 	for _, path := range opt.CodexTOML {
-		ours = append(ours, codex.tomlHooks(path, opt.StBin, w)...)
+		ours = append(ours, codex.tomlHooks(path, opt.StBin, fail, w)...)
 	}
 	if len(ours) == 0 {
 		fmt.Fprintln(w, "no st hooks found (install them with `st hooks install`)")
@@ -106,6 +119,9 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 	if opt.Agent == "" {
 		fmt.Fprintln(w, noAgentNote)
 	}
+	if opt.Store != nil {
+		checkStore(*opt.Store, fail, w)
+	}
 	for _, h := range ours {
 		ms, problem := fire(h, opt)
 		if problem != "" {
@@ -114,7 +130,27 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 			fmt.Fprintf(w, "PASS  %s: %s (%d ms)\n", h.Event, h.Command, ms)
 		}
 	}
+	resv.report(opt, fail, w)
 	return failed
+}
+
+// summary is the doctor's last line after a FAIL: how many problems and
+// what each is about (the text before its first ": "), so the output
+// never ends on PASS lines that read as healthy.
+func summary(problems []string) string {
+	var about []string
+	for _, p := range problems {
+		topic, _, _ := strings.Cut(p, ": ")
+		if !slices.Contains(about, topic) {
+			about = append(about, topic)
+		}
+	}
+	noun := "problems"
+	if len(problems) == 1 {
+		noun = "problem"
+	}
+	return fmt.Sprintf("%d %s: %s. st's hooks will not work as expected until each FAIL line above is fixed.",
+		len(problems), noun, strings.Join(about, "; "))
 }
 
 func isCodexFile(path string) bool {

@@ -27,7 +27,8 @@ var ClaudeAllEntries = []Entry{
 }
 
 // PreToolUseMatcher is the tools pre-tool-use looks at: Read for the
-// large-read advisory, the shell and the file writers for deny rules.
+// large-read advisory, the shell and the file writers for deny rules,
+// the file writers for reservations (reservations.go).
 const PreToolUseMatcher = "Read|Bash|Edit|Write|MultiEdit|NotebookEdit"
 
 // InstallEntries is the set `st hooks install` wires for family: the

@@ -10,11 +10,11 @@ import (
 )
 
 type hooksInstallCmd struct {
-	For      *string `missing:"--for requires a value" predict:"claude-code,codex" help:"claude-code or codex"`
-	Scope    *string `missing:"--scope requires a value" predict:"user,project,local" help:"which settings file"`
-	Settings *string `missing:"--settings requires a value" help:"settings file to change"`
-	DryRun   bool    `name:"dry-run" help:"print the result, change nothing"`
-	All      bool    `help:"claude-code: wire every st hook, not just the session-boundary ones"`
+	For      *string `missing:"--for requires a value" predict:"claude-code,codex" help:"the client (default claude-code)"`
+	Scope    *string `missing:"--scope requires a value" predict:"user,project,local" help:"user: your own settings; project: the project's shared ones; local: the project's private ones (default user)"`
+	Settings *string `placeholder:"FILE" missing:"--settings requires a value" help:"this settings file instead of the scope's"`
+	DryRun   bool    `name:"dry-run" help:"print the resulting file and change nothing"`
+	All      bool    `help:"Claude Code: every st hook, not only the session-boundary ones"`
 }
 
 type hooksUninstallCmd hooksInstallCmd
@@ -154,7 +154,7 @@ func (a *app) codexHome() string {
 }
 
 type hooksDoctorCmd struct {
-	Settings *string `missing:"--settings requires a value" help:"settings file to check"`
+	Settings *string `placeholder:"FILE" missing:"--settings requires a value" help:"check this settings file (default: the user and project files)"`
 }
 
 func (c *hooksDoctorCmd) Run(a *app) error {
@@ -166,6 +166,7 @@ func (c *hooksDoctorCmd) Run(a *app) error {
 		LookPath:  a.lookPath,
 		Env:       a.environ(),
 		TempDir:   a.env.Get("TMPDIR"),
+		Store:     a.storeCheck(),
 	}
 	if c.Settings != nil {
 		opt.Files, opt.Required = []string{*c.Settings}, true
@@ -181,6 +182,23 @@ func (c *hooksDoctorCmd) Run(a *app) error {
 		return exitCode(exitError)
 	}
 	return nil
+}
+
+// storeCheck names the real folders st's hooks write to, as the hooks
+// resolve them (hook.go), for the doctor to check.
+func (a *app) storeCheck() *hooks.StoreCheck {
+	s := &hooks.StoreCheck{Root: a.env.Root(), StateDir: a.env.Get("XDG_STATE_HOME"), StateVar: "XDG_STATE_HOME"}
+	if s.StateDir == "" {
+		s.StateDir = filepath.Join(a.env.Home(), ".local", "state")
+		s.StateVar = "XDG_STATE_HOME (unset, so ~/.local/state)"
+	}
+	for _, k := range []string{"ST_AGENT", "ST_IDENTITY", "COORD_IDENTITY"} {
+		if v := a.env.Get(k); v != "" {
+			s.AgentVar, s.Agent = k, v
+			break
+		}
+	}
+	return s
 }
 
 // environ is the environment fired hooks start from: the basics a

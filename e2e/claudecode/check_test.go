@@ -24,6 +24,11 @@ var hookTrouble = regexp.MustCompile(`(?i:hook error)|Failed with non-blocking s
 // through.
 const retryWake = "Retry the failed turn now"
 
+// hookRefusal marks the tool result of a PreToolUse deny (a reservation,
+// a deny rule): Claude Code 2.1 gives the model "PreToolUse:<tool> hook
+// error: <reason>" for it, a refusal that worked, not a failed hook.
+const hookRefusal = `"permission_decision":{"decision":"reject","source":"hook","reason_type":"hook"}`
+
 // hookErrors lists every hook the client reports as failed: hook
 // responses whose outcome is not success in the stream, and the debug
 // log's hook error lines.
@@ -46,6 +51,9 @@ func (r *run) hookErrors() []string {
 		}
 	}
 	for _, line := range strings.Split(r.stdout+r.stderr, "\n") {
+		if strings.Contains(line, hookRefusal) {
+			continue // a deliberate PreToolUse deny, which the client words as a "hook error"
+		}
 		if strings.Contains(line, "hook error") || strings.Contains(line, "Failed with non-blocking status") {
 			out = append(out, "output: "+line)
 		}

@@ -1,0 +1,73 @@
+package claudecode
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Reservations against the real client: bob holds src/ exclusively, so
+// PreToolUse refuses alice's Write there and the reason reaches the
+// model as the tool's result; her Write under her own reservation goes
+// through.
+func TestReservationRefusesEdit(t *testing.T) {
+	var p *project
+	p = newProject(t, func(n int, r *Request) Reply {
+		switch {
+		case r.HasToolResult("toolu_own"):
+			return Text("edits done")
+		case r.HasToolResult("toolu_held"):
+			return ToolUse("toolu_own", "Write", map[string]any{"file_path": filepath.Join(p.dir, "mine", "b.go"), "content": "package mine\n"})
+		}
+		return ToolUse("toolu_held", "Write", map[string]any{"file_path": filepath.Join(p.dir, "src", "a.go"), "content": "package overwritten\n"})
+	})
+	if out, err := exec.Command("git", "init", "-q", p.dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v: %s", err, out)
+	}
+	held := filepath.Join(p.dir, "src", "a.go")
+	if err := os.MkdirAll(filepath.Dir(held), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(held, []byte("package src\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.stAs("bob", "reserve", "src/", "--reason", "RESERVE-REASON: moving the parser")
+	p.st("reserve", "mine/")
+
+	r := p.claude("edit two files", "--permission-mode", "acceptEdits")
+	p.checkClean(r)
+	if r.result == nil || r.result["result"] != "edits done" {
+		t.Fatalf("the run ended with %v", r.result)
+	}
+	reqs := p.mock.Messages()
+	i := firstWith(reqs, func(r *Request) bool { return r.HasToolResult("toolu_held") })
+	if i < 0 {
+		t.Fatal("no request carries the refused Write's result")
+	}
+	got := reqs[i].LastUser()
+	for _, want := range []string{"src/a.go is reserved exclusively by agent bob", "RESERVE-REASON: moving the parser", "st message send bob"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the model was not told %q; it got %.600q", want, got)
+		}
+	}
+	if data, _ := os.ReadFile(held); string(data) != "package src\n" {
+		t.Errorf("bob's reserved file was changed: %q", data)
+	}
+	if data, err := os.ReadFile(filepath.Join(p.dir, "mine", "b.go")); err != nil || string(data) != "package mine\n" {
+		t.Errorf("alice's own reserved file: %q, %v; want her Write to pass", data, err)
+	}
+	denied := false
+	for _, e := range find(p.events(), "PreToolUse") {
+		if e.Tool == "Write" && e.Advice == "reserved" && strings.HasSuffix(e.Path, "src/a.go") {
+			denied = true
+		}
+		if e.Advice == "reserved" && strings.HasSuffix(e.Path, "b.go") {
+			t.Errorf("alice's own reservation refused her: %+v", e)
+		}
+	}
+	if !denied {
+		t.Errorf("no PreToolUse event records the refusal: %+v", find(p.events(), "PreToolUse"))
+	}
+}

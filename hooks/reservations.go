@@ -1,0 +1,57 @@
+package hooks
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/smalltalk-go/st/reserve"
+)
+
+// EditTools are the Claude Code tools that change a file; pre-tool-use
+// refuses them under another agent's exclusive reservation.
+var EditTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
+
+// reservationDeny returns the reason to refuse an edit of a path that
+// another agent holds exclusively, and whether to. Anything it cannot
+// decide (no path, no repository, unreadable files) allows the edit.
+func reservationDeny(c *call) (reason string, denied bool) {
+	if !slices.Contains(EditTools, c.p.ToolName) {
+		return "", false
+	}
+	target := c.p.Input().FilePathOf()
+	if target == "" {
+		return "", false
+	}
+	if !filepath.IsAbs(target) {
+		if c.p.Cwd == "" {
+			return "", false
+		}
+		target = filepath.Join(c.p.Cwd, target)
+	}
+	repo, rel, ok := reserve.Locate(target)
+	if !ok {
+		return "", false
+	}
+	h, ok := reserve.Holder(c.t, c.opt.Agent, repo, rel, c.now)
+	if !ok {
+		return "", false
+	}
+	return ReservedReason(rel, h, c.now), true
+}
+
+// ReservedReason tells the model whose reservation refuses its edit of
+// rel and what it can do about it.
+func ReservedReason(rel string, h reserve.Reservation, now time.Time) string {
+	why := ""
+	if h.Reason != "" {
+		why = fmt.Sprintf(" (reason: %s)", h.Reason)
+	}
+	return fmt.Sprintf("%s is reserved exclusively by agent %s as %s until %s (%s left)%s. "+
+		"Do not edit it now: work on something else and come back after the reservation ends, "+
+		"or ask %s to release it: st message send %s \"may I edit %s?\". "+
+		"See who holds what with: st reservations.",
+		rel, h.Agent, h.Pattern, h.Expires.UTC().Format(time.RFC3339), h.Expires.Sub(now).Round(time.Second), why,
+		h.Agent, h.Agent, rel)
+}
