@@ -27,7 +27,8 @@ func runCodexSessionStart(opt Options) Result {
 	if opt.Agent == "" {
 		return Result{} // fail open: no agent, nothing to say (issue 11)
 	}
-	data, fresh := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now())
+	budget := ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir)
+	now, fresh := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now(), budget)
 	nowMS := opt.Now().UnixMilli()
 	items, err := codexList(opt, -1)
 	if err != nil {
@@ -35,7 +36,7 @@ func runCodexSessionStart(opt Options) Result {
 	}
 	text, shown := "", 0
 	if fresh || len(items) > 0 {
-		text, shown = codexStartText(opt, data, fresh, items, ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir))
+		text, shown = codexStartText(opt, now, fresh, items, budget)
 	}
 	// What SessionStart names is announced: move the agent's cursor past
 	// it, so the first Stop does not repeat it (issue 11), but not past
@@ -56,7 +57,8 @@ func runCodexSessionStart(opt Options) Result {
 // the inbox list (when not empty), in at most budget bytes
 // (context_budget.go); shown is how many of the newest items the list
 // names.
-func codexStartText(opt Options, data []byte, fresh bool, items []item, budget int) (text string, shown int) {
+func codexStartText(opt Options, now nowMD, fresh bool, items []item, budget int) (text string, shown int) {
+	data := now.data
 	header := fmt.Sprintf("## st inbox (%d unread)", len(items))
 	join := func(data []byte, list string) string {
 		var parts []string
@@ -90,7 +92,7 @@ func codexStartText(opt Options, data []byte, fresh bool, items []item, budget i
 	}
 	if fresh {
 		frame := len(contextBlock(opt.Agent, nil, "")) + 1 // +1: the newline added after a cut file
-		data = cutMiddle(data, avail-len(list)-frame, nowMDPath(opt.Root, opt.Agent))
+		data = cutMiddleOf(data, now.size, avail-len(list)-frame, nowMDPath(opt.Root, opt.Agent))
 	}
 	return join(data, list), shown
 }

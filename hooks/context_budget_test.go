@@ -231,7 +231,7 @@ func TestInjectedTextWithinBudget(t *testing.T) {
 				data := []byte(now[:nowSize])
 				for _, text := range []string{
 					sessionStartText(opt, budget),
-					first(codexStartText(opt, data, true, items, budget)),
+					first(codexStartText(opt, nowMD{data, len(data)}, true, items, budget)),
 				} {
 					if len(text) > budget || !utf8.ValidString(text) {
 						t.Fatalf("now %d, %d items, budget %d: %d bytes", nowSize, n, budget, len(text))
@@ -240,8 +240,8 @@ func TestInjectedTextWithinBudget(t *testing.T) {
 						t.Fatalf("now %d, %d items, budget %d: no cut marker", nowSize, n, budget)
 					}
 				}
-				if full, _ := codexStartText(opt, data, true, items, math.MaxInt); len(full) <= budget {
-					if got, _ := codexStartText(opt, data, true, items, budget); got != full {
+				if full, _ := codexStartText(opt, nowMD{data, len(data)}, true, items, math.MaxInt); len(full) <= budget {
+					if got, _ := codexStartText(opt, nowMD{data, len(data)}, true, items, budget); got != full {
 						t.Fatalf("now %d, %d items, budget %d: cut a text that fits", nowSize, n, budget)
 					}
 				}
