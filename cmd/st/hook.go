@@ -32,6 +32,9 @@ type hookCmd struct {
 	Notification       hookNotificationCmd       `cmd:"" loose:"" help:"Claude Code Notification: tell the operator who waits"`
 	Stop               hookStopCmd               `cmd:"" loose:"" help:"Claude Code Stop: inbox arrivals since the last check"`
 	SessionEnd         hookSessionEndCmd         `cmd:"" loose:"" help:"Claude Code SessionEnd: status offline"`
+
+	// Issue 19 (hook_git.go).
+	GitPreCommit hookGitPreCommitCmd `cmd:"" loose:"" help:"git pre-commit: refuse commits touching another agent's reservation"`
 }
 
 func init() {

@@ -58,4 +58,6 @@ const hookEventsUsage = `  user-prompt-submit    Claude Code UserPromptSubmit: c
   stop [--timestamp]    Claude Code Stop: inbox arrivals since the last check (--timestamp: local time)
   session-end           Claude Code SessionEnd: status offline
   stop-failure --retry  also retry transient API errors with backoff (asyncRewake)
+  git-pre-commit        git pre-commit: refuse commits touching another agent's reservation
+                        (installed by `+"`st hooks install --for git`"+`)
 `

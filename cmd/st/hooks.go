@@ -37,6 +37,7 @@ func hooksUsage(a *app) string {
                       [--settings FILE] [--dry-run] [--all]
        {NAME} hooks uninstall [--for claude-code|codex] [--scope user|project|local]
                       [--settings FILE] [--dry-run]
+       {NAME} hooks install|uninstall --for git
        {NAME} hooks doctor [--settings FILE]
 
   Print where st's agent-integration hook scripts live and the exact
@@ -55,6 +56,13 @@ func hooksUsage(a *app) string {
   (claude-code) wires every st hook: prompts, subagents, tool calls,
   notifications, stop, session end and stop-failure --retry; without it
   an install stays minimal.
+
+  install --for git writes the reservation guard as the pre-commit
+  hook of the git repository here (the hook already there is kept as
+  pre-commit.st-chained and runs after the guard): a commit staging a
+  path under another agent's exclusive reservation (`+"`{NAME} reserve`"+`) is
+  refused, naming the holder; git commit --no-verify skips it.
+  uninstall --for git removes the guard and puts the previous hook back.
 
   doctor lists st's hooks in the settings files that apply (or FILE) and
   any hook whose command is missing or not executable, fires each of

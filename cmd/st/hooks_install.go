@@ -10,7 +10,7 @@ import (
 )
 
 type hooksInstallCmd struct {
-	For      *string `missing:"--for requires a value" predict:"claude-code,codex" help:"claude-code or codex"`
+	For      *string `missing:"--for requires a value" predict:"claude-code,codex,git" help:"claude-code, codex, or git (the reservation pre-commit guard)"`
 	Scope    *string `missing:"--scope requires a value" predict:"user,project,local" help:"which settings file"`
 	Settings *string `missing:"--settings requires a value" help:"settings file to change"`
 	DryRun   bool    `name:"dry-run" help:"print the result, change nothing"`
@@ -31,6 +31,9 @@ func (c *hooksUninstallCmd) Run(a *app) error {
 
 // changeSettings installs or uninstalls st's hooks in one settings file.
 func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
+	if c.For != nil && *c.For == gitFamily {
+		return a.changeGitGuard(install, c.DryRun) // hooks_git.go
+	}
 	family, err := checkFamily(c.For, installFamilies)
 	if err != nil {
 		return err
