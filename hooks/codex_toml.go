@@ -2,23 +2,38 @@ package hooks
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
-	"strconv"
+	"sort"
 	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/smalltalk-go/st/internal/jsonobj"
 )
 
 // CodexConfig is what st reads from a Codex config.toml: the trust state
-// Codex keeps for each hook and the command handlers of its own [hooks]
-// tables. st has no TOML library; this reads the shapes Codex writes
-// ([hooks.state."<key>"] tables, or inline tables under [hooks.state])
-// and the [[hooks.<Event>]] / [[hooks.<Event>.hooks]] arrays of tables
-// that `st hooks path --for codex` prints.
+// Codex keeps for each hook ([hooks.state."<key>"]), the command handlers
+// of its own [[hooks.<Event>]] / [[hooks.<Event>.hooks]] tables (what
+// `st hooks path --for codex` prints), and whether it has st's MCP table.
+// It is read with a conforming TOML parser, so dotted keys, inline tables
+// and strings that look like headers mean what they mean to Codex, and a
+// file Codex cannot parse is an error with its line and column.
 type CodexConfig struct {
 	Path     string
 	Exists   bool
 	States   map[string]HookState
-	Handlers []Handler
+	Handlers []TOMLHandler
+	HasMCPST bool // mcp_servers.st is defined
+}
+
+// TOMLHandler is one command handler of a config.toml [hooks] table,
+// with its place (Codex keys its trust by it) and its definition.
+type TOMLHandler struct {
+	Handler
+	Group, Index int
+	group        *jsonobj.Object
+	handler      *jsonobj.Object
 }
 
 // HookState is one [hooks.state."<key>"] entry.
@@ -27,7 +42,25 @@ type HookState struct {
 	TrustedHash string
 }
 
-// ReadCodexConfig reads a config.toml; a missing file is empty.
+// TOMLError is a config.toml that does not parse: Codex refuses to start
+// with it.
+type TOMLError struct {
+	Path      string
+	Line, Col int
+	Msg       string
+	Table     string // the dotted key the error is about, if any
+}
+
+func (e *TOMLError) Error() string {
+	if e.Table != "" {
+		return fmt.Sprintf("%s:%d:%d: %s (%s)", e.Path, e.Line, e.Col, e.Msg, e.Table)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+}
+
+// ReadCodexConfig reads a config.toml; a missing file is empty. A file
+// that is not valid TOML gives a *TOMLError (and the config read as
+// empty, but Exists).
 func ReadCodexConfig(path string) (*CodexConfig, error) {
 	c := &CodexConfig{Path: path, States: map[string]HookState{}}
 	data, err := os.ReadFile(path)
@@ -38,127 +71,109 @@ func ReadCodexConfig(path string) (*CodexConfig, error) {
 		return nil, err
 	}
 	c.Exists = true
-	c.parse(string(data))
+	if err := c.parse(string(data)); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 
-func (c *CodexConfig) parse(text string) {
-	table := ""      // the current [table] or [[array]] header
-	stateKey := ""   // the key of the [hooks.state."<key>"] table we are in
-	inState := false // whether we are in one
-	event := ""      // set inside [[hooks.<Event>.hooks]]
-	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		if strings.HasPrefix(line, "[") {
-			table, stateKey, inState, event = header(line), "", false, ""
-			if rest, ok := strings.CutPrefix(table, "hooks.state."); ok {
-				stateKey, _, inState = tomlString(rest)
-			}
-			if ev, ok := strings.CutSuffix(strings.TrimPrefix(table, "hooks."), ".hooks"); ok &&
-				strings.HasPrefix(line, "[[") && strings.HasPrefix(table, "hooks.") && !strings.Contains(ev, ".") {
-				event = ev
-			}
-			continue
-		}
-		key, value, ok := keyValue(line)
-		if !ok {
-			continue
-		}
-		switch {
-		case inState:
-			c.setState(stateKey, key, value)
-		case table == "hooks.state" && strings.HasPrefix(value, "{"):
-			// "<key>" = { trusted_hash = "…", enabled = true }
-			for _, kv := range strings.Split(strings.Trim(value, "{} "), ",") {
-				if k, v, ok := keyValue(strings.TrimSpace(kv)); ok {
-					c.setState(key, k, v)
-				}
-			}
-		case event != "" && key == "command":
-			if s, _, ok := tomlString(value); ok {
-				c.Handlers = append(c.Handlers, Handler{Event: event, Command: s})
+// parse fills c from text, or returns a *TOMLError.
+func (c *CodexConfig) parse(text string) error {
+	var doc map[string]any
+	if err := toml.Unmarshal([]byte(text), &doc); err != nil {
+		return tomlError(c.Path, err)
+	}
+	if servers, ok := doc["mcp_servers"].(map[string]any); ok {
+		_, c.HasMCPST = servers["st"]
+	}
+	hooks, _ := doc["hooks"].(map[string]any)
+	if states, ok := hooks["state"].(map[string]any); ok {
+		for key, v := range states {
+			if m, ok := v.(map[string]any); ok {
+				c.States[key] = hookState(m)
 			}
 		}
 	}
+	events := make([]string, 0, len(hooks))
+	for event := range hooks {
+		events = append(events, event)
+	}
+	sort.Strings(events)
+	for _, event := range events {
+		if event == "state" {
+			continue
+		}
+		for gi, g := range tables(hooks[event]) {
+			for hi, h := range tables(g["hooks"]) {
+				cmd, ok := h["command"].(string)
+				if !ok || h["type"] != nil && h["type"] != "command" {
+					continue
+				}
+				c.Handlers = append(c.Handlers, TOMLHandler{Handler: Handler{Event: event, Command: cmd},
+					Group: gi, Index: hi, group: tomlObject(g), handler: tomlObject(h)})
+			}
+		}
+	}
+	return nil
 }
 
-func (c *CodexConfig) setState(stateKey, key, value string) {
-	st := c.States[stateKey]
-	switch key {
-	case "trusted_hash":
-		if s, _, ok := tomlString(value); ok {
-			st.TrustedHash = s
+// tables is an array of tables, written as [[…]] headers or inline.
+func tables(v any) []map[string]any {
+	switch v := v.(type) {
+	case []map[string]any:
+		return v
+	case []any:
+		out := make([]map[string]any, len(v))
+		for i, e := range v {
+			out[i], _ = e.(map[string]any)
 		}
-	case "enabled":
-		b := strings.HasPrefix(value, "true")
+		return out
+	}
+	return nil
+}
+
+func hookState(m map[string]any) HookState {
+	var st HookState
+	st.TrustedHash, _ = m["trusted_hash"].(string)
+	if b, ok := m["enabled"].(bool); ok {
 		st.Enabled = &b
 	}
-	c.States[stateKey] = st
+	return st
 }
 
-// header returns a table header's dotted name without brackets or the
-// spaces TOML allows around the dots.
-func header(line string) string {
-	name := strings.TrimLeft(line, "[")
-	if i := strings.LastIndex(name, "]"); i >= 0 {
-		name = strings.TrimRight(name[:i+1], "]")
+// tomlObject is a decoded TOML table as the JSON object CodexHookHash
+// reads (only the scalar keys it looks at matter).
+func tomlObject(m map[string]any) *jsonobj.Object {
+	o := jsonobj.New()
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	name = strings.TrimSpace(name)
-	if strings.ContainsAny(name, `"'`) {
-		return name // a quoted key may hold " . " itself
+	sort.Strings(keys)
+	for _, k := range keys {
+		switch v := m[k].(type) {
+		case string, bool, int64, float64:
+			o.Set(k, v)
+		}
 	}
-	return strings.ReplaceAll(strings.ReplaceAll(name, " .", "."), ". ", ".")
+	return o
 }
 
-// keyValue splits `key = value`, unquoting a quoted key.
-func keyValue(line string) (key, value string, ok bool) {
-	if line != "" && (line[0] == '"' || line[0] == '\'') {
-		k, rest, ok := tomlString(line)
-		if !ok {
-			return "", "", false
-		}
-		rest = strings.TrimSpace(rest)
-		if !strings.HasPrefix(rest, "=") {
-			return "", "", false
-		}
-		return k, strings.TrimSpace(rest[1:]), true
+// tomlError turns the parser's error into a TOMLError with its position.
+func tomlError(path string, err error) error {
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		line, col := de.Position()
+		return &TOMLError{Path: path, Line: line, Col: col, Msg: strings.TrimPrefix(de.Error(), "toml: "), Table: strings.Join(de.Key(), ".")}
 	}
-	k, v, ok := strings.Cut(line, "=")
-	if !ok {
-		return "", "", false
-	}
-	return strings.TrimSpace(k), strings.TrimSpace(v), true
+	return &TOMLError{Path: path, Line: 1, Col: 1, Msg: err.Error()}
 }
 
-// tomlString reads the basic ("…") or literal ('…') string at the start
-// of s and returns it with what follows.
-func tomlString(s string) (str, rest string, ok bool) {
-	if s == "" {
-		return "", "", false
+// Handlers lists the plain handlers (event and command).
+func (c *CodexConfig) handlers() []Handler {
+	out := make([]Handler, len(c.Handlers))
+	for i, h := range c.Handlers {
+		out[i] = h.Handler
 	}
-	switch s[0] {
-	case '\'':
-		end := strings.IndexByte(s[1:], '\'')
-		if end < 0 {
-			return "", "", false
-		}
-		return s[1 : 1+end], s[2+end:], true
-	case '"':
-		for i := 1; i < len(s); i++ {
-			switch s[i] {
-			case '\\':
-				i++
-			case '"':
-				v, err := strconv.Unquote(s[:i+1])
-				if err != nil {
-					return "", "", false
-				}
-				return v, s[i+1:], true
-			}
-		}
-	}
-	return "", "", false
+	return out
 }

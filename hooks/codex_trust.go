@@ -81,6 +81,27 @@ func CodexTrust(path string, doc *jsonobj.Object, stBin string, states map[strin
 	return out
 }
 
+// CodexTOMLTrust lists our handlers in a config.toml's [hooks] tables,
+// each with the trust Codex gives it under states. Codex keys them by
+// the config.toml's absolute path as it keys hooks.json's.
+func CodexTOMLTrust(cfg *CodexConfig, stBin string, states map[string]HookState) []CodexHookTrust {
+	abs, err := filepath.Abs(cfg.Path)
+	if err != nil {
+		abs = cfg.Path
+	}
+	var out []CodexHookTrust
+	for _, h := range cfg.Handlers {
+		if _, ours := OursEvent(h.Command, stBin); !ours {
+			continue
+		}
+		t := CodexHookTrust{Key: CodexHookKey(abs, h.Event, h.Group, h.Index), Event: h.Event, Command: h.Command,
+			Hash: CodexHookHash(h.Event, h.group, h.handler)}
+		t.Status = trustStatus(states[t.Key], t.Hash)
+		out = append(out, t)
+	}
+	return out
+}
+
 func trustStatus(st HookState, hash string) string {
 	switch {
 	case st.Enabled != nil && !*st.Enabled:

@@ -1,8 +1,8 @@
 package hooks
 
 import (
+	"errors"
 	"fmt"
-	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -56,45 +56,62 @@ func TestCodexTrustStatus(t *testing.T) {
 	}
 }
 
+// The config shapes Codex accepts (and some it refuses), read as a
+// conforming TOML parser reads them: the line reader st had before got 7
+// of these wrong.
 func TestReadCodexConfig(t *testing.T) {
-	c := &CodexConfig{States: map[string]HookState{}}
-	c.parse(`model = "x"
-# a comment
-[hooks.state]
-
-[hooks.state."/h/hooks.json:session_start:0:0"]
-trusted_hash = "sha256:aa"
-
-[hooks.state."/h/hooks.json:stop:0:0"]
-enabled = false
-trusted_hash = 'sha256:bb'
-
-[hooks.state.inline]
-x = 1
-
-[[hooks.SessionStart]]
-[[hooks.SessionStart.hooks]]
-type = "command"
-command = "/opt/st hook codex-session-start"
-timeout = 5
-
-[mcp_servers.st]
-command = "/opt/st"
-`)
-	if got := c.States["/h/hooks.json:session_start:0:0"].TrustedHash; got != "sha256:aa" {
-		t.Errorf("session_start hash %q", got)
-	}
-	stop := c.States["/h/hooks.json:stop:0:0"]
-	if stop.TrustedHash != "sha256:bb" || stop.Enabled == nil || *stop.Enabled {
-		t.Errorf("stop state %+v", stop)
-	}
-	if len(c.Handlers) != 1 || c.Handlers[0] != (Handler{Event: "SessionStart", Command: "/opt/st hook codex-session-start"}) {
-		t.Errorf("handlers %+v", c.Handlers)
-	}
-	c = &CodexConfig{States: map[string]HookState{}}
-	c.parse("[hooks.state]\n\"/h/hooks.json:stop:0:0\" = { trusted_hash = \"sha256:cc\", enabled = true }\n")
-	if got := c.States["/h/hooks.json:stop:0:0"]; got.TrustedHash != "sha256:cc" || got.Enabled == nil || !*got.Enabled {
-		t.Errorf("inline state %+v", got)
+	const key = "/h/hooks.json:session_start:0:0"
+	hook := "[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\ntype = \"command\"\ncommand = \"/opt/st hook codex-session-start\"\n"
+	for _, tc := range []struct {
+		name, text string
+		hash       string // the trusted_hash read for key
+		enabled    string // "", "true" or "false"
+		handlers   int    // command handlers read
+		mcp        bool   // [mcp_servers.st] is there
+		errLine    int    // > 0: a parse error on this line
+	}{
+		{name: "header table", text: "[hooks.state.\"" + key + "\"]\ntrusted_hash = \"sha256:aa\"\n", hash: "sha256:aa"},
+		{name: "literal strings", text: "[hooks.state.'" + key + "']\ntrusted_hash = 'sha256:aa'\nenabled = false\n", hash: "sha256:aa", enabled: "false"},
+		{name: "inline table", text: "[hooks.state]\n\"" + key + "\" = { trusted_hash = \"sha256:aa\", enabled = true }\n", hash: "sha256:aa", enabled: "true"},
+		{name: "dotted keys under [hooks]", text: "[hooks]\nstate.\"" + key + "\".trusted_hash = \"sha256:aa\"\n", hash: "sha256:aa"},
+		{name: "dotted keys at the top", text: "hooks.state.\"" + key + "\".trusted_hash = \"sha256:aa\"\n", hash: "sha256:aa"},
+		{name: "spaces around dots", text: "[ hooks . state . \"" + key + "\" ]\ntrusted_hash = \"sha256:aa\" # trusted\n", hash: "sha256:aa"},
+		{name: "escapes in the key", text: "[hooks.state.\"/h/hooks\\u002Ejson:session_start:0:0\"]\ntrusted_hash = \"sha256:aa\"\n", hash: "sha256:aa"},
+		{name: "header inside a multi-line string", text: "notes = \"\"\"\n[hooks.state.\"" + key + "\"]\ntrusted_hash = \"sha256:aa\"\n\"\"\"\n"},
+		{name: "hooks inside a literal multi-line string", text: "notes = '''\n" + hook + "'''\n"},
+		{name: "hook tables", text: hook + "timeout = 5\n\n[mcp_servers.st]\ncommand = \"/opt/st\"\n", handlers: 1, mcp: true},
+		{name: "hook as inline array", text: "[hooks]\nSessionStart = [{ hooks = [{ type = \"command\", command = \"/opt/st hook codex-session-start\" }] }]\n", handlers: 1},
+		{name: "mcp by dotted key", text: "mcp_servers.st.command = \"/opt/st\"\n", mcp: true},
+		{name: "duplicate mcp table", text: "[mcp_servers.st]\ncommand = \"a\"\n\n[mcp_servers.st]\ncommand = \"a\"\n", errLine: 4},
+		{name: "invalid value", text: "model = \"x\"\n[hooks.state.\"" + key + "\"]\ntrusted_hash = sha256\n", errLine: 3},
+		{name: "unterminated string", text: "[hooks.state.\"" + key + "\"]\ntrusted_hash = \"sha256:aa\n", errLine: 2},
+	} {
+		c := &CodexConfig{Path: "config.toml", States: map[string]HookState{}}
+		err := c.parse(tc.text)
+		var te *TOMLError
+		if tc.errLine > 0 {
+			if !errors.As(err, &te) || te.Line != tc.errLine || te.Col < 1 {
+				t.Errorf("%s: error %v, want one on line %d with a column", tc.name, err, tc.errLine)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		st := c.States[key]
+		enabled := ""
+		if st.Enabled != nil {
+			enabled = fmt.Sprint(*st.Enabled)
+		}
+		if st.TrustedHash != tc.hash || enabled != tc.enabled || len(c.Handlers) != tc.handlers || c.HasMCPST != tc.mcp {
+			t.Errorf("%s: state %q enabled %q, %d handlers, mcp %v; want %q %q %d %v", tc.name,
+				st.TrustedHash, enabled, len(c.Handlers), c.HasMCPST, tc.hash, tc.enabled, tc.handlers, tc.mcp)
+			continue
+		}
+		if tc.handlers > 0 && c.Handlers[0].Handler != (Handler{Event: "SessionStart", Command: "/opt/st hook codex-session-start"}) {
+			t.Errorf("%s: handler %+v", tc.name, c.Handlers[0])
+		}
 	}
 }
 
@@ -107,11 +124,13 @@ func FuzzCodexConfig(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text, key, hash string) {
 		c := &CodexConfig{States: map[string]HookState{}}
 		c.parse(text)
-		if !utf8.ValidString(key) || !utf8.ValidString(hash) || strings.ContainsAny(key+hash, "\n\r") {
+		if !utf8.ValidString(key) || !utf8.ValidString(hash) {
 			return
 		}
 		c = &CodexConfig{States: map[string]HookState{}}
-		c.parse(fmt.Sprintf("[hooks.state.%s]\ntrusted_hash = %s\n", tomlQuote(key), tomlQuote(hash)))
+		if err := c.parse(fmt.Sprintf("[hooks.state.%s]\ntrusted_hash = %s\n", tomlQuote(key), tomlQuote(hash))); err != nil {
+			t.Fatalf("key %q hash %q: %v", key, hash, err)
+		}
 		if got := c.States[key].TrustedHash; got != hash {
 			t.Errorf("key %q hash %q read back as %q (states %v)", key, hash, got, c.States)
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -44,6 +45,7 @@ type DoctorOptions struct {
 	Env       []string                     // the environment fired hooks start from
 	TempDir   string                       // parent of the temporary root
 	Timeout   time.Duration                // per fired hook
+	Store     *StoreCheck                  // the real folders the hooks write to (nil: not checked)
 }
 
 // noAgentNote says why a session started from the doctor's shell gets
@@ -57,10 +59,18 @@ const noAgentNote = `NOTE  ST_AGENT is not set in this shell, so a session start
 // payload against a temporary root, and prints PASS or FAIL with the
 // latency of each. It reports whether anything failed.
 func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
+	var problems []string
 	fail := func(format string, args ...any) {
 		failed = true
-		fmt.Fprintf(w, "FAIL  "+format+"\n", args...)
+		line := fmt.Sprintf(format, args...)
+		problems = append(problems, line)
+		fmt.Fprintln(w, "FAIL  "+line)
 	}
+	defer func() {
+		if failed {
+			fmt.Fprintln(w, summary(problems))
+		}
+	}()
 	if opt.Timeout == 0 {
 		opt.Timeout = 10 * time.Second
 	}
@@ -99,7 +109,7 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		}
 	}
 	for _, path := range opt.CodexTOML {
-		ours = append(ours, codex.tomlHooks(path, opt.StBin, w)...)
+		ours = append(ours, codex.tomlHooks(path, opt.StBin, fail, w)...)
 	}
 	if len(ours) == 0 {
 		fmt.Fprintln(w, "no st hooks found (install them with `st hooks install`)")
@@ -108,6 +118,9 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 	codex.report(fail, w)
 	if opt.Agent == "" {
 		fmt.Fprintln(w, noAgentNote)
+	}
+	if opt.Store != nil {
+		checkStore(*opt.Store, fail, w)
 	}
 	for _, h := range ours {
 		ms, problem := fire(h, opt)
@@ -119,6 +132,25 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 	}
 	resv.report(opt, fail, w)
 	return failed
+}
+
+// summary is the doctor's last line after a FAIL: how many problems and
+// what each is about (the text before its first ": "), so the output
+// never ends on PASS lines that read as healthy.
+func summary(problems []string) string {
+	var about []string
+	for _, p := range problems {
+		topic, _, _ := strings.Cut(p, ": ")
+		if !slices.Contains(about, topic) {
+			about = append(about, topic)
+		}
+	}
+	noun := "problems"
+	if len(problems) == 1 {
+		noun = "problem"
+	}
+	return fmt.Sprintf("%d %s: %s. st's hooks will not work as expected until each FAIL line above is fixed.",
+		len(problems), noun, strings.Join(about, "; "))
 }
 
 func isCodexFile(path string) bool {

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -28,44 +29,67 @@ func newCodexCheck(codexHome string) *codexCheck {
 	return c
 }
 
+// verdict reports one hook's trust, failing the ones Codex skips.
+func (c *codexCheck) verdict(t CodexHookTrust, fail func(string, ...any), w io.Writer) {
+	switch t.Status {
+	case TrustTrusted:
+		fmt.Fprintf(w, "  ok    %s: trusted by Codex\n", t.Event)
+	case TrustUntrusted:
+		c.needsTrust = true
+		fail("%s: %s: not trusted by Codex, which skips it silently (%s)", t.Event, t.Command, t.Key)
+	case TrustModified:
+		c.needsTrust = true
+		fail("%s: %s: changed since Codex trusted it (modified), so Codex skips it silently (%s)", t.Event, t.Command, t.Key)
+	case TrustDisabled:
+		fail("%s: %s: disabled in Codex (enable it in /hooks) (%s)", t.Event, t.Command, t.Key)
+	}
+}
+
 // trust reports Codex's trust for our handlers in a Codex hooks.json and
 // returns whether any of them will not run.
 func (c *codexCheck) trust(path string, doc *jsonobj.Object, stBin string, fail func(string, ...any), w io.Writer) {
 	for _, t := range CodexTrust(path, doc, stBin, c.states) {
 		c.wired[t.Event] = append(c.wired[t.Event], path)
-		switch t.Status {
-		case TrustTrusted:
-			fmt.Fprintf(w, "  ok    %s: trusted by Codex\n", t.Event)
-		case TrustUntrusted:
-			c.needsTrust = true
-			fail("%s: %s: not trusted by Codex, which skips it silently (%s)", t.Event, t.Command, t.Key)
-		case TrustModified:
-			c.needsTrust = true
-			fail("%s: %s: changed since Codex trusted it (modified), so Codex skips it silently (%s)", t.Event, t.Command, t.Key)
-		case TrustDisabled:
-			fail("%s: %s: disabled in Codex (enable it in /hooks) (%s)", t.Event, t.Command, t.Key)
-		}
+		c.verdict(t, fail, w)
 	}
 }
 
-// tomlHooks lists st's hooks in a Codex config.toml's [hooks] tables.
-func (c *codexCheck) tomlHooks(path, stBin string, w io.Writer) []Handler {
+// tomlHooks lists st's hooks in a Codex config.toml's [hooks] tables
+// with the trust Codex gives each, and fails a file Codex cannot parse.
+func (c *codexCheck) tomlHooks(path, stBin string, fail func(string, ...any), w io.Writer) []Handler {
 	cfg, err := ReadCodexConfig(path)
-	if err != nil || !cfg.Exists {
+	var te *TOMLError
+	if errors.As(err, &te) {
+		fail("%v: Codex cannot parse this file and will not start; fix it there%s", err, duplicateAdvice(te))
+		return nil
+	}
+	if err != nil {
+		fail("%s: %v", path, err)
+		return nil
+	}
+	if !cfg.Exists {
 		return nil
 	}
 	var ours []Handler
-	for _, h := range cfg.Handlers {
-		if _, ok := OursEvent(h.Command, stBin); ok {
-			if len(ours) == 0 {
-				fmt.Fprintf(w, "# %s\n", path)
-			}
-			fmt.Fprintf(w, "  st    %s: %s\n", h.Event, h.Command)
-			c.wired[h.Event] = append(c.wired[h.Event], path)
-			ours = append(ours, h)
+	for _, t := range CodexTOMLTrust(cfg, stBin, c.states) {
+		if len(ours) == 0 {
+			fmt.Fprintf(w, "# %s\n", path)
 		}
+		fmt.Fprintf(w, "  st    %s: %s\n", t.Event, t.Command)
+		c.wired[t.Event] = append(c.wired[t.Event], path)
+		c.verdict(t, fail, w)
+		ours = append(ours, Handler{Event: t.Event, Command: t.Command})
 	}
 	return ours
+}
+
+// duplicateAdvice is how to repair a config.toml whose st MCP table is
+// there twice (the old README appended it on every run).
+func duplicateAdvice(te *TOMLError) string {
+	if te.Table == "mcp_servers.st" && strings.Contains(te.Msg, "already exists") {
+		return " (`st init --for codex --write` keeps one [mcp_servers.st] table)"
+	}
+	return ""
 }
 
 // report fails every event st is wired for more than once and prints how
@@ -103,7 +127,7 @@ func OtherCodexWirings(path string, candidates []string, stBin string) []string 
 		var found []Handler
 		if strings.HasSuffix(f, ".toml") {
 			if cfg, err := ReadCodexConfig(f); err == nil {
-				found = cfg.Handlers
+				found = cfg.handlers()
 			}
 		} else if s, err := ReadSettings(f, true); err == nil {
 			found = AllHandlers(s.Doc)

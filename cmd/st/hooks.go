@@ -67,7 +67,9 @@ func hooksUsage(a *app) string {
   doctor lists st's hooks in the settings files that apply (or FILE) and
   any hook whose command is missing or not executable, fires each of
   st's hooks with a sample payload against a temporary root, and prints
-  PASS or FAIL with its latency. Exit 1 if anything failed.
+  PASS or FAIL with its latency. It also checks that the real store and
+  state folder can be written and that the agent's name is valid. Exit 1
+  if anything failed, after a line counting the problems.
 `, a.name)
 }
 

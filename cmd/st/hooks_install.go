@@ -169,6 +169,7 @@ func (c *hooksDoctorCmd) Run(a *app) error {
 		LookPath:  a.lookPath,
 		Env:       a.environ(),
 		TempDir:   a.env.Get("TMPDIR"),
+		Store:     a.storeCheck(),
 	}
 	if c.Settings != nil {
 		opt.Files, opt.Required = []string{*c.Settings}, true
@@ -184,6 +185,23 @@ func (c *hooksDoctorCmd) Run(a *app) error {
 		return exitCode(exitError)
 	}
 	return nil
+}
+
+// storeCheck names the real folders st's hooks write to, as the hooks
+// resolve them (hook.go), for the doctor to check.
+func (a *app) storeCheck() *hooks.StoreCheck {
+	s := &hooks.StoreCheck{Root: a.env.Root(), StateDir: a.env.Get("XDG_STATE_HOME"), StateVar: "XDG_STATE_HOME"}
+	if s.StateDir == "" {
+		s.StateDir = filepath.Join(a.env.Home(), ".local", "state")
+		s.StateVar = "XDG_STATE_HOME (unset, so ~/.local/state)"
+	}
+	for _, k := range []string{"ST_AGENT", "ST_IDENTITY", "COORD_IDENTITY"} {
+		if v := a.env.Get(k); v != "" {
+			s.AgentVar, s.Agent = k, v
+			break
+		}
+	}
+	return s
 }
 
 // environ is the environment fired hooks start from: the basics a

@@ -1,0 +1,40 @@
+package codex
+
+import (
+	"strings"
+	"testing"
+)
+
+// Hooks wired in config.toml (the `st hooks path --for codex` fragment)
+// need trusting like hooks.json's: doctor fails them until Codex trusts
+// them, and then agrees with Codex, hook by hook.
+func TestDoctorChecksTrustOfConfigTOMLHooks(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, nil)
+	r.agent("alice")
+	fragment := r.st("hooks", "path", "--for", "codex")
+	start := strings.Index(fragment, "[[hooks.SessionStart]]")
+	end := strings.Index(fragment, "\n(read-only")
+	r.writeConfig("\n" + fragment[start:end])
+	list := r.hooksList()
+	for _, h := range list {
+		t.Logf("Codex lists %s %s %s", h.Key, h.CurrentHash, h.TrustStatus)
+	}
+	if len(list) != 2 || statusOf(list, "hook codex-session-start") != "untrusted" {
+		t.Fatalf("Codex lists %+v, want st's two hooks untrusted", list)
+	}
+	doc, code := r.stExit("hooks", "doctor")
+	if code != 1 || strings.Count(doc, "not trusted by Codex") != 2 || !strings.Contains(doc, "type /hooks") {
+		t.Errorf("doctor on untrusted config.toml hooks: exit %d\n%s", code, doc)
+	}
+	for _, h := range list {
+		if !strings.Contains(doc, h.Key) {
+			t.Errorf("doctor does not name Codex's key %s:\n%s", h.Key, doc)
+		}
+	}
+	r.trustAll()
+	doc, code = r.stExit("hooks", "doctor")
+	if code != 0 || strings.Contains(doc, "FAIL") || strings.Count(doc, "trusted by Codex") != 2 {
+		t.Errorf("doctor on trusted config.toml hooks: exit %d\n%s", code, doc)
+	}
+}

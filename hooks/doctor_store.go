@@ -1,0 +1,157 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
+)
+
+// The doctor fires each hook against a temporary root, which proves the
+// hook runs but not that it can write where it will really write. A
+// store that cannot be written (read-only mount, wrong owner after a
+// sync, full disk, ST_ROOT or XDG_STATE_HOME a file) makes every hook
+// drop what it records while still exiting 0, as hooks must. So the
+// doctor also checks the real folders, and says what to do about each
+// problem in one FAIL line.
+
+// StoreCheck names the real folders the hooks write to.
+type StoreCheck struct {
+	Root     string // $ST_ROOT as resolved (default included)
+	AgentVar string // the variable that named the agent (ST_AGENT, …), "" when none did
+	Agent    string // its value, unvalidated
+	StateDir string // $XDG_STATE_HOME, else ~/.local/state: the Codex cursors live there
+	StateVar string // how StateDir was chosen, for the advice
+	MinFree  uint64 // free bytes under which a folder fails (0: DefaultMinFree)
+}
+
+// DefaultMinFree is the free space under which the doctor fails a
+// folder: st's writes are small, but a filesystem this full is about to
+// refuse them.
+const DefaultMinFree = 8 << 20
+
+// checkStore checks the agent name, the store and the state folder.
+func checkStore(s StoreCheck, fail func(string, ...any), w io.Writer) {
+	if s.MinFree == 0 {
+		s.MinFree = DefaultMinFree
+	}
+	if s.Agent != "" && !layout.ValidAgent(s.Agent) {
+		fail("agent: %s=%s is not a valid agent name (lowercase letters and digits, with '.' or '-' inside; not a reserved word): "+
+			"st's hooks ignore it and record nothing; set a valid one, e.g. %s=%s", s.AgentVar, s.Agent, s.AgentVar, suggestAgent(s.Agent))
+	}
+	rootOK := checkFolder("store", s.Root, "ST_ROOT", s.MinFree, fail, w)
+	if rootOK && s.Agent != "" && layout.ValidAgent(s.Agent) && isDir(s.Root) {
+		checkFolder("store", filepath.Join(s.Root, s.Agent), "ST_ROOT", s.MinFree, fail, w)
+	}
+	checkFolder("state folder", s.StateDir, s.StateVar, s.MinFree, fail, w)
+}
+
+// checkFolder checks that st can write in dir (or create it, when it
+// does not exist yet) and that its filesystem has room; it reports
+// whether all is well.
+func checkFolder(label, dir, setBy string, minFree uint64, fail func(string, ...any), w io.Writer) bool {
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		fail("%s: %s is a file, not a folder, so st cannot write anything under it: move the file away or set %s to a folder",
+			label, dir, setBy)
+		return false
+	case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+		fail("%s: cannot read %s (%v): fix its permissions or set %s to a folder you own", label, dir, bare(err), setBy)
+		return false
+	}
+	probe, created := dir, err == nil
+	if !created {
+		// st creates the folder on first use: the nearest existing
+		// ancestor must be a writable folder.
+		for probe = filepath.Dir(probe); ; probe = filepath.Dir(probe) {
+			if fi, err := os.Stat(probe); err == nil {
+				if !fi.IsDir() {
+					fail("%s: %s cannot be created: %s is a file, not a folder; move the file away or set %s elsewhere",
+						label, dir, probe, setBy)
+					return false
+				}
+				break
+			}
+			if probe == filepath.Dir(probe) {
+				break
+			}
+		}
+	}
+	free, err := fsutil.Probe(probe)
+	if err != nil {
+		what := dir + " is not writable"
+		if !created {
+			what = fmt.Sprintf("%s cannot be created: %s is not writable", dir, probe)
+		}
+		fail("%s: %s (%v): st's hooks drop status, events and retry state without a word; make it writable "+
+			"(remount read-write, or give it back to your user: chown -R \"$(id -un)\" %s) or set %s to a folder you own",
+			label, what, bare(err), probe, setBy)
+		return false
+	}
+	if free < minFree {
+		fail("%s: only %s free on the filesystem of %s: st's writes are about to fail; free some space", label, size(free), probe)
+		return false
+	}
+	note := ""
+	if !created {
+		note = ", created on first use"
+	}
+	fmt.Fprintf(w, "  ok    %s: %s writable, %s free%s\n", label, dir, size(free), note)
+	return true
+}
+
+// bare is err without the path that the report already names.
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// size writes n bytes for a person.
+func size(n uint64) string {
+	switch {
+	case n >= 10<<30:
+		return fmt.Sprintf("%d GB", n>>30)
+	case n >= 10<<20:
+		return fmt.Sprintf("%d MB", n>>20)
+	default:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+}
+
+// suggestAgent is name made valid, as a hint: lowercase, other
+// characters as '-', trimmed.
+func suggestAgent(name string) string {
+	b := []byte{}
+	for _, r := range name {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			b = append(b, byte(r-'A'+'a'))
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b = append(b, byte(r))
+		case len(b) > 0 && b[len(b)-1] != '-':
+			b = append(b, '-')
+		}
+	}
+	for len(b) > 0 && b[len(b)-1] == '-' {
+		b = b[:len(b)-1]
+	}
+	if s := string(b); layout.ValidAgent(s) {
+		return s
+	}
+	return "alice"
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
