@@ -59,5 +59,5 @@ const hookEventsUsage = `  user-prompt-submit    Claude Code UserPromptSubmit: c
   session-end           Claude Code SessionEnd: status offline
   stop-failure --retry  also retry transient API errors with backoff (asyncRewake)
   git-pre-commit        git pre-commit: refuse commits touching another agent's reservation
-                        (installed by `+"`st hooks install --for git`"+`)
+                        (installed by ` + "`st hooks install --for git`" + `)
 `

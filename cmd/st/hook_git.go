@@ -6,5 +6,7 @@ import "github.com/smalltalk-go/st/hooks"
 // the other hooks.
 type hookGitPreCommitCmd struct{}
 
-func (c *hookGitPreCommitCmd) Run(a *app) error  { return a.runHook(hooks.GitPreCommit, hooks.Options{}) }
+func (c *hookGitPreCommitCmd) Run(a *app) error {
+	return a.runHook(hooks.GitPreCommit, hooks.Options{})
+}
 func (c *hookGitPreCommitCmd) help(a *app) string { return hookUsage(a) }
