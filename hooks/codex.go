@@ -27,7 +27,8 @@ func runCodexSessionStart(opt Options) Result {
 	if opt.Agent == "" {
 		return Result{} // fail open: no agent, nothing to say (issue 11)
 	}
-	data, fresh := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now())
+	budget := ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir)
+	now, fresh := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now(), budget)
 	nowMS := opt.Now().UnixMilli()
 	items, err := codexList(opt, -1)
 	if err != nil {
@@ -44,14 +45,15 @@ func runCodexSessionStart(opt Options) Result {
 	if !fresh && len(items) == 0 {
 		return Result{}
 	}
-	text := codexStartText(opt, data, fresh, items, ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir))
+	text := codexStartText(opt, now, fresh, items, budget)
 	return codexJSON(map[string]any{"hookSpecificOutput": orderedHSO{"SessionStart", text}})
 }
 
 // codexStartText is now.md's block (when fresh), then a blank line, then
 // the inbox list (when not empty), in at most budget bytes
 // (context_budget.go).
-func codexStartText(opt Options, data []byte, fresh bool, items []item, budget int) string {
+func codexStartText(opt Options, now nowMD, fresh bool, items []item, budget int) string {
+	data := now.data
 	header := fmt.Sprintf("## st inbox (%d unread)", len(items))
 	join := func(data []byte, list string) string {
 		var parts []string
@@ -85,7 +87,7 @@ func codexStartText(opt Options, data []byte, fresh bool, items []item, budget i
 	}
 	if fresh {
 		frame := len(contextBlock(opt.Agent, nil, "")) + 1 // +1: the newline added after a cut file
-		data = cutMiddle(data, avail-len(list)-frame, nowMDPath(opt.Root, opt.Agent))
+		data = cutMiddleOf(data, now.size, avail-len(list)-frame, nowMDPath(opt.Root, opt.Agent))
 	}
 	return join(data, list)
 }

@@ -2,12 +2,12 @@ package hooks
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/message"
 	"github.com/smalltalk-go/st/status"
 )
@@ -80,11 +80,22 @@ func LoadConfig(dir string) Config {
 	if dir == "" {
 		return DefaultConfig()
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "config.yaml"))
+	data, err := readConfigYAML(dir)
 	if err != nil {
 		return DefaultConfig()
 	}
 	return ParseConfig(data)
+}
+
+// MaxConfigBytes bounds config.yaml: st's settings take a few hundred
+// bytes, and a bigger file (or a FIFO or device planted there) is not
+// read at all.
+const MaxConfigBytes = 1 << 20
+
+// readConfigYAML reads <dir>/config.yaml: a regular file (through
+// symlinks) of at most MaxConfigBytes.
+func readConfigYAML(dir string) ([]byte, error) {
+	return fsutil.ReadConfig(filepath.Join(dir, "config.yaml"), MaxConfigBytes)
 }
 
 // ParseConfig reads config.yaml's bytes. Invalid YAML or a non-mapping

@@ -3,7 +3,6 @@ package hooks
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -45,7 +44,7 @@ func ContextBudget(client, env, configDir string) int {
 		return n
 	}
 	if configDir != "" {
-		if data, err := os.ReadFile(filepath.Join(configDir, "config.yaml")); err == nil {
+		if data, err := readConfigYAML(configDir); err == nil {
 			if n, ok := configBudget(data, client); ok {
 				return n
 			}
@@ -118,12 +117,21 @@ func splitBudget(avail, nowNeed, inboxNeed int) (nowMax, inboxMax int) {
 // breaks when one is near (lineSnap), else on UTF-8 boundaries. A limit
 // too small for the marker gives the marker alone.
 func cutMiddle(data []byte, limit int, path string) []byte {
-	if len(data) <= limit {
+	return cutMiddleOf(data, len(data), limit, path)
+}
+
+// cutMiddleOf is cutMiddle of a file of total bytes of which data holds
+// the head and the tail (freshNow's read of a big now.md): the bytes
+// never read lie in the middle, which the cut always covers as long as
+// each half read is at least limit bytes.
+func cutMiddleOf(data []byte, total, limit int, path string) []byte {
+	unread := total - len(data)
+	if len(data) <= limit && unread == 0 {
 		return data
 	}
 	marker := func(n int) string {
 		return fmt.Sprintf("\n[… st: %d of %d bytes of now.md cut here; read all of it with `st context read` or at %s …]\n",
-			n, len(data), path)
+			n+unread, total, path)
 	}
 	keep := max(limit-len(marker(len(data))), 0)
 	head := keep / 2

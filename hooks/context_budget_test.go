@@ -220,7 +220,7 @@ func TestInjectedTextWithinBudget(t *testing.T) {
 				data := []byte(now[:nowSize])
 				for _, text := range []string{
 					sessionStartText(opt, budget),
-					codexStartText(opt, data, true, items, budget),
+					codexStartText(opt, nowMD{data, len(data)}, true, items, budget),
 				} {
 					if len(text) > budget || !utf8.ValidString(text) {
 						t.Fatalf("now %d, %d items, budget %d: %d bytes", nowSize, n, budget, len(text))
@@ -229,8 +229,8 @@ func TestInjectedTextWithinBudget(t *testing.T) {
 						t.Fatalf("now %d, %d items, budget %d: no cut marker", nowSize, n, budget)
 					}
 				}
-				if full := codexStartText(opt, data, true, items, math.MaxInt); len(full) <= budget {
-					if got := codexStartText(opt, data, true, items, budget); got != full {
+				if full := codexStartText(opt, nowMD{data, len(data)}, true, items, math.MaxInt); len(full) <= budget {
+					if got := codexStartText(opt, nowMD{data, len(data)}, true, items, budget); got != full {
 						t.Fatalf("now %d, %d items, budget %d: cut a text that fits", nowSize, n, budget)
 					}
 				}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -119,10 +117,14 @@ func runPreCompact(opt Options) Result {
 // nil when a recent flush means nothing is to be done.
 func planFlush(t *fsutil.Tree, opt Options, now time.Time) func() error {
 	rel := agentctx.NowPath(opt.Agent)
-	fi, statErr := t.Stat(rel)
-	var data []byte
-	if statErr == nil && fi.Mode().IsRegular() {
-		data = readFollow(opt.Root, rel)
+	// now.md is read through the confined tree: a symlink, FIFO or
+	// folder there reads as absent and is replaced by the stub. A file
+	// too big to rewrite is left alone.
+	data, fi, statErr := t.ReadRange(rel, 0, MaxFlushBytes+1)
+	if statErr == nil && fi.Size() > MaxFlushBytes {
+		return func() error {
+			return fmt.Errorf("pre-compact: %s is %d bytes, more than %d; not flushed", rel, fi.Size(), MaxFlushBytes)
+		}
 	}
 	if len(bytes.Trim(data, " \t\n\v\f\r")) == 0 {
 		return func() error {
@@ -154,15 +156,10 @@ func planFlush(t *fsutil.Tree, opt Options, now time.Time) func() error {
 	}
 }
 
-// readFollow reads rel, a regular file or a symlink to one (within the
-// tree, which Stat checked); reads need not go through fsutil.
-func readFollow(root, rel string) []byte {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-	if err != nil {
-		return nil
-	}
-	return data
-}
+// MaxFlushBytes is the biggest now.md pre-compact rewrites (it reads the
+// whole file to put its marker on top). A hook shows the model at most
+// its context budget of now.md, so a bigger file is state nobody reads.
+const MaxFlushBytes = 8 << 20
 
 // rotateLog keeps the last logKeep bytes of a log grown past logMax.
 func rotateLog(t *fsutil.Tree, rel string) {

@@ -2,13 +2,13 @@ package hooks
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	agentctx "github.com/smalltalk-go/st/context"
+	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
 )
 
@@ -28,39 +28,50 @@ const maxSubject = 200
 
 const defaultStaleS = 86400
 
-// freshNow returns now.md's bytes when agent id has a regular now.md
-// (symlinks followed) with a positive mtime younger than the
+// nowMD is what a hook read of now.md: the whole file, or (when it is
+// bigger than the hook could ever print) its head and tail joined, with
+// the file's real size so a cut can say how much is missing.
+type nowMD struct {
+	data []byte
+	size int
+}
+
+// freshNow reads agent id's now.md when it is a regular file in the
+// store (read through the confined tree: a symlink, FIFO or folder there
+// reads as absent) with a positive mtime younger than the
 // ST_REHYDRATE_STALE_S window: unset or empty means a day, a decimal
-// integer that many seconds, anything else that nothing is fresh.
-func freshNow(root, id, window string, now time.Time) ([]byte, bool) {
+// integer that many seconds, anything else that nothing is fresh. Only
+// budget bytes of its head and of its tail are read: a hook never prints
+// more than budget, whatever the file's size.
+func freshNow(root, id, window string, now time.Time, budget int) (nowMD, bool) {
 	if id == "" {
-		return nil, false
+		return nowMD{}, false
 	}
 	win := int64(defaultStaleS)
 	if window != "" {
 		if !jsstr.IsDigits(strings.TrimPrefix(window, "-")) { // /^-?\d+$/
-			return nil, false
+			return nowMD{}, false
 		}
 		n, err := strconv.ParseInt(window, 10, 64)
 		if err != nil {
-			return nil, false
+			return nowMD{}, false
 		}
 		win = n
 	}
-	p := filepath.Join(root, id, "context", "now.md")
-	fi, err := os.Stat(p)
-	if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Unix() <= 0 {
-		return nil, false
+	t, err := fsutil.Open(root)
+	if err != nil {
+		return nowMD{}, false
+	}
+	defer t.Close()
+	data, fi, err := t.ReadHeadTail(agentctx.NowPath(id), int64(max(budget, MinBudget)))
+	if err != nil || fi.ModTime().Unix() <= 0 {
+		return nowMD{}, false
 	}
 	age := now.Unix() - fi.ModTime().Unix()
 	if age < 0 || age >= win {
-		return nil, false
+		return nowMD{}, false
 	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, false
-	}
-	return data, true
+	return nowMD{data, int(fi.Size())}, true
 }
 
 // contextBlock frames now.md for the model; trailer follows </context>.
@@ -107,7 +118,8 @@ func sessionStartText(opt Options, budget int) string {
 	if opt.Inbox {
 		items, _ = listInbox(opt.Root, opt.Agent, -1)
 	}
-	data, fresh := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now())
+	now, fresh := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now(), budget)
+	data := now.data
 	block := func(data []byte) string {
 		if !fresh {
 			return ""
@@ -124,7 +136,7 @@ func sessionStartText(opt Options, budget int) string {
 	summary = inboxSummary(items, inboxMax)
 	if fresh {
 		frame := len(block(nil)) + 1 // +1: the newline added after a cut file
-		data = cutMiddle(data, avail-len(summary)-frame, nowMDPath(opt.Root, opt.Agent))
+		data = cutMiddleOf(data, now.size, avail-len(summary)-frame, nowMDPath(opt.Root, opt.Agent))
 	}
 	return block(data) + summary + RitualLine
 }

@@ -17,7 +17,7 @@ type Folder struct {
 
 // OpenFolder opens folder rel of the tree.
 func (t *Tree) OpenFolder(rel string) (*Folder, error) {
-	d, err := t.root.Open(rel)
+	d, err := openDir(t.root, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -31,12 +31,16 @@ func (f *Folder) Close() error { return f.dir.Close() }
 // file: never through a symlink, never blocking on a FIFO. name must be a
 // single path element.
 func (f *Folder) ReadRegular(name string) ([]byte, error) {
-	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, '/') {
+	if !singleElement(name) {
 		return nil, &fs.PathError{Op: "open", Path: f.rel + "/" + name, Err: fs.ErrInvalid}
 	}
-	data, err := readAt(f.dir, name)
+	data, _, err := readAtMost(f.dir, name, -1)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: f.rel + "/" + name, Err: err}
 	}
 	return data, nil
+}
+
+func singleElement(name string) bool {
+	return name != "" && name != "." && name != ".." && !strings.ContainsRune(name, '/')
 }

@@ -3,18 +3,36 @@
 package fsutil
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 )
 
-// readAt reads name of the open folder dir through an os.Root on it.
-func readAt(dir *os.File, name string) ([]byte, error) {
+// readAtMost reads name of the open folder dir through an os.Root on it:
+// all of it, or its first limit bytes when limit >= 0, and its size.
+func readAtMost(dir *os.File, name string, limit int64) ([]byte, int64, error) {
 	r, err := os.OpenRoot(filepath.Clean(dir.Name()))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer r.Close()
 	t := &Tree{base: dir.Name(), root: r}
-	data, _, err := t.ReadRegular(name)
-	return data, err
+	if limit < 0 {
+		data, fi, err := t.ReadRegular(name)
+		if err != nil {
+			return nil, 0, err
+		}
+		return data, fi.Size(), nil
+	}
+	f, fi, err := t.openRegular(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	buf := make([]byte, min(fi.Size(), limit))
+	n, err := f.ReadAt(buf, 0)
+	if err != nil && err != io.EOF {
+		return nil, 0, err
+	}
+	return buf[:n], fi.Size(), nil
 }

@@ -44,9 +44,11 @@ type Tree struct {
 
 // Open opens the tree at base, which must exist.
 func Open(base string) (*Tree, error) {
-	r, err := os.OpenRoot(base)
+	// The trailing slash makes the kernel refuse a non-folder at once
+	// (a FIFO would otherwise block the open).
+	r, err := os.OpenRoot(strings.TrimSuffix(base, "/") + "/")
 	if err != nil {
-		return nil, err
+		return nil, withPath(err, base)
 	}
 	return &Tree{base: base, root: r}, nil
 }
@@ -63,7 +65,7 @@ func OpenOrCreate(base string) (*Tree, error) {
 // files of one folder through it (ReadRegular of bare names) skips walking
 // the path from the root for every file. Close it when done.
 func (t *Tree) Sub(rel string) (*Tree, error) {
-	r, err := t.root.OpenRoot(rel)
+	r, err := openRoot(t.root, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +116,7 @@ func (t *Tree) Chtimes(rel string, fi fs.FileInfo) error {
 // ReadDirNames lists the names in folder rel, unsorted. A missing folder
 // gives fs.ErrNotExist.
 func (t *Tree) ReadDirNames(rel string) ([]string, error) {
-	f, err := t.root.Open(rel)
+	f, err := openDir(t.root, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +127,7 @@ func (t *Tree) ReadDirNames(rel string) ([]string, error) {
 // ReadDir lists the entries of folder rel, unsorted. Types come from the
 // folder listing itself; Info stats the entry inside the tree.
 func (t *Tree) ReadDir(rel string) ([]fs.DirEntry, error) {
-	f, err := t.root.Open(rel)
+	f, err := openDir(t.root, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -180,6 +182,9 @@ func dupFile(f *os.File) *os.File {
 // folder or anything else that is not a plain file.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrTooLarge is returned when a file is bigger than a reader's limit.
+var ErrTooLarge = errors.New("file too large")
+
 // ReadRegular reads rel only if it is a regular file. It never follows a
 // final symlink and never blocks on a FIFO planted under a message name.
 func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
@@ -190,7 +195,7 @@ func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
 	sub := t.root
 	if dir != "." {
 		var err error
-		if sub, err = t.root.OpenRoot(dir); err != nil {
+		if sub, err = openRoot(t.root, dir); err != nil {
 			return nil, nil, err
 		}
 		defer sub.Close()
@@ -224,7 +229,7 @@ func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
 
 // syncDir makes the names in folder rel durable.
 func (t *Tree) syncDir(rel string) error {
-	d, err := t.root.Open(rel)
+	d, err := openDir(t.root, rel)
 	if err != nil {
 		return err
 	}
@@ -247,4 +252,31 @@ func split(rel string) (dir, name string) {
 		dir = "."
 	}
 	return strings.TrimSuffix(dir, "/"), name
+}
+
+// openDir opens folder rel of r for listing or syncing. O_DIRECTORY
+// refuses anything else at once: a plain open of a FIFO planted where a
+// folder should be would block until a writer came.
+func openDir(r *os.Root, rel string) (*os.File, error) {
+	return r.OpenFile(rel, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+}
+
+// openRoot opens folder rel of r as a Root of its own. The trailing slash
+// makes the final open require a folder: os.Root opens it without
+// O_DIRECTORY, so a FIFO planted there would block it.
+func openRoot(r *os.Root, rel string) (*os.Root, error) {
+	sub, err := r.OpenRoot(strings.TrimSuffix(rel, "/") + "/")
+	if err != nil {
+		return nil, withPath(err, rel)
+	}
+	return sub, nil
+}
+
+// withPath gives a path error the path as the caller spelled it.
+func withPath(err error, p string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: p, Err: pe.Err}
+	}
+	return err
 }

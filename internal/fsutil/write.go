@@ -32,7 +32,7 @@ func (t *Tree) WriteAtomic(rel string, data []byte) error {
 
 func (t *Tree) writeAtomic(rel string, data []byte) error {
 	dir, name := split(rel)
-	sub, err := t.root.OpenRoot(dir)
+	sub, err := openRoot(t.root, dir)
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (t *Tree) Deliver(dir string, data []byte, newName func() string) (string, 
 }
 
 func (t *Tree) deliver(dir string, data []byte, newName func() string) (string, error) {
-	sub, err := t.root.OpenRoot(dir)
+	sub, err := openRoot(t.root, dir)
 	if err != nil {
 		return "", err
 	}
@@ -153,7 +153,7 @@ func (t *Tree) MoveNoReplace(from, to string) error {
 // removeStale deletes the temp files in r matching isTemp that are older
 // than StaleTempAge. It is best effort: a failure only leaves the file.
 func removeStale(r *os.Root, isTemp func(string) bool) {
-	d, err := r.Open(".")
+	d, err := openDir(r, ".")
 	if err != nil {
 		return
 	}
@@ -171,7 +171,7 @@ func removeStale(r *os.Root, isTemp func(string) bool) {
 }
 
 func syncRoot(r *os.Root) error {
-	d, err := r.Open(".")
+	d, err := openDir(r, ".")
 	if err != nil {
 		return err
 	}

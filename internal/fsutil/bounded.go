@@ -1,0 +1,88 @@
+package fsutil
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// Bounded reads: a reader that needs a few bytes of a file reads only
+// those, so a huge file planted in the store (or synced from a peer)
+// costs it no more than a small one.
+
+// ReadHeadTail reads the regular file rel whole when it holds at most 2n
+// bytes, and otherwise its first n bytes followed by its last n. The
+// info (from the open file) gives the real size, so the caller knows
+// whether, and how much, was left out between the two halves.
+func (t *Tree) ReadHeadTail(rel string, n int64) ([]byte, fs.FileInfo, error) {
+	f, fi, err := t.openRegular(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	size := fi.Size()
+	if size <= 2*n {
+		buf := make([]byte, size)
+		k, err := f.ReadAt(buf, 0)
+		if err != nil && err != io.EOF {
+			return nil, nil, err
+		}
+		return buf[:k], fi, nil
+	}
+	buf := make([]byte, 2*n)
+	h, err := f.ReadAt(buf[:n], 0)
+	if err != nil && err != io.EOF {
+		return nil, nil, err
+	}
+	k, err := f.ReadAt(buf[n:], size-n)
+	if err != nil && err != io.EOF {
+		return nil, nil, err
+	}
+	return append(buf[:h], buf[n:n+int64(k)]...), fi, nil
+}
+
+// ReadPrefix reads at most limit bytes from the start of the file name of
+// the folder (regular files only, as ReadRegular) and returns them with
+// the file's size.
+func (f *Folder) ReadPrefix(name string, limit int64) ([]byte, int64, error) {
+	if !singleElement(name) {
+		return nil, 0, &fs.PathError{Op: "open", Path: f.rel + "/" + name, Err: fs.ErrInvalid}
+	}
+	data, size, err := readAtMost(f.dir, name, limit)
+	if err != nil {
+		return nil, 0, &fs.PathError{Op: "open", Path: f.rel + "/" + name, Err: err}
+	}
+	return data, size, nil
+}
+
+// ReadConfig reads a configuration file that lives outside the store
+// ($ST_CONFIG): symlinks are followed (dotfile managers link their
+// files), but only a regular file is read, never blocking on a FIFO and
+// never more than limit bytes; a bigger file is an error, not a prefix.
+func ReadConfig(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(filepath.Clean(path), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	if fi.Size() > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
+	}
+	return data, nil
+}
