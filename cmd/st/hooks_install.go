@@ -10,11 +10,11 @@ import (
 )
 
 type hooksInstallCmd struct {
-	For      *string `missing:"--for requires a value" predict:"claude-code,codex,git" help:"claude-code, codex, or git (the reservation pre-commit guard)"`
-	Scope    *string `missing:"--scope requires a value" predict:"user,project,local" help:"which settings file"`
-	Settings *string `missing:"--settings requires a value" help:"settings file to change"`
-	DryRun   bool    `name:"dry-run" help:"print the result, change nothing"`
-	All      bool    `help:"claude-code: wire every st hook, not just the session-boundary ones"`
+	For      *string `missing:"--for requires a value" predict:"claude-code,codex,git" help:"the client (default claude-code); git: the reservation pre-commit guard of the repository here"`
+	Scope    *string `missing:"--scope requires a value" predict:"user,project,local" help:"user: your own settings; project: the project's shared ones; local: the project's private ones (default user)"`
+	Settings *string `placeholder:"FILE" missing:"--settings requires a value" help:"this settings file instead of the scope's"`
+	DryRun   bool    `name:"dry-run" help:"print the resulting file and change nothing"`
+	All      bool    `help:"Claude Code: every st hook, not only the session-boundary ones"`
 }
 
 type hooksUninstallCmd hooksInstallCmd
@@ -157,7 +157,7 @@ func (a *app) codexHome() string {
 }
 
 type hooksDoctorCmd struct {
-	Settings *string `missing:"--settings requires a value" help:"settings file to check"`
+	Settings *string `placeholder:"FILE" missing:"--settings requires a value" help:"check this settings file (default: the user and project files)"`
 }
 
 func (c *hooksDoctorCmd) Run(a *app) error {

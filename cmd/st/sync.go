@@ -14,25 +14,9 @@ import (
 // verb, so its checks run in upstream's order (argv, root-shape warning,
 // then verb and peer).
 type syncCmd struct {
-	All  bool    `help:"apply against every peer in peers.yaml"`
-	Verb *string `arg:"" optional:"" predict:"push,pull,sweep" help:"push, pull or sweep"`
-	Peer *string `arg:"" optional:"" help:"local:<path>, host:path, or a peers.yaml name"`
-}
-
-func (c *syncCmd) help(a *app) string {
-	return named(`usage: {NAME} sync push|pull <peer>
-       {NAME} sync push|pull --all
-       {NAME} sync sweep
-       {NAME} sync --all
-
-  rsync your state tree against peers. push sends yours, pull
-  fetches theirs, --all does every configured peer, sweep enforces
-  the LAYOUT tombstone invariant.
-
-  Examples:
-    {NAME} sync pull --all    # conservative cron default (pull-only)
-    {NAME} sync --all         # push + pull against every peer
-`, a.name)
+	All  bool    `help:"every peer in peers.yaml; alone, push to and pull from each"`
+	Verb *string `arg:"" optional:"" form:"[push|pull|sweep]" predict:"push,pull,sweep" help:"push sends your store, pull fetches a peer's, sweep drops inbox copies of archived messages"`
+	Peer *string `arg:"" optional:"" form:"[<peer>]" help:"a peers.yaml name, host:path or local:<path>"`
 }
 
 func (c *syncCmd) Run(a *app) error {
@@ -109,5 +93,21 @@ func (a *app) warnRootShape(root string) {
 	defer t.Close()
 	if w := inbox.RootShapeWarning(t); w != "" {
 		fmt.Fprintln(a.stderr, w)
+	}
+}
+
+// Help is sync's paragraph.
+func (syncCmd) Help() string {
+	return `Copies the store with rsync over ssh (or between local folders), never
+deleting: an archived message wins over its inbox copy, so a message
+archived anywhere is archived everywhere after the next sweep. Peers are
+named in $ST_CONFIG/peers.yaml.`
+}
+
+func (syncCmd) examples() []example {
+	return []example{
+		{"fetch from every peer (a good cron job)", "st sync pull --all"},
+		{"send your store to one machine", "st sync push devbox"},
+		{"push to and pull from every peer", "st sync --all"},
 	}
 }
