@@ -125,16 +125,32 @@ func (c *codexCursor) unseen(items []item) []item {
 	return out
 }
 
-// save moves the cursor past listed (every item the hook listed, announced
-// now or before), nowMS being the clock read before listing, and writes
-// it. Errors are dropped: the worst case is one repeated announcement.
-func (c *codexCursor) save(listed []item, nowMS int64) {
-	c.mark = advanceMark(c.mark, listed, nowMS)
+// save records what the hook announced: shown, the items it named now,
+// among listed, every item it listed (nowMS being the clock read before
+// listing). Items listed but neither shown now nor announced before stay
+// unannounced: the watermark stops at the oldest of them, so the next
+// list finds them again, and only announced names go in the file. Errors
+// are dropped: the worst case is one repeated announcement.
+func (c *codexCursor) save(listed, shown []item, nowMS int64) {
+	announced := map[string]bool{}
+	for _, it := range shown {
+		announced[it.Filename] = true
+	}
+	for name := range c.seen {
+		announced[name] = true
+	}
+	mark := advanceMark(c.mark, listed, nowMS)
+	for _, it := range listed {
+		if !announced[it.Filename] {
+			mark = max(c.mark, min(mark, int64(math.Floor(it.TS))))
+		}
+	}
+	c.mark = mark
 	var b strings.Builder
 	b.WriteString(strconv.FormatInt(c.mark, 10))
 	b.WriteByte('\n')
 	for _, it := range listed {
-		if it.TS >= c.since() {
+		if it.TS >= c.since() && announced[it.Filename] {
 			b.WriteString(it.Filename)
 			b.WriteByte('\n')
 		}
