@@ -16,6 +16,7 @@ import (
 	"context"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,6 +50,11 @@ type Config struct {
 	Debug   io.Writer // channel debug lines; nil disables them
 	Now     func() time.Time
 
+	// Throwaway marks an agent made up for this session (no ST_AGENT): its
+	// folders are removed at the end unless it sent or got a message or
+	// wrote anything there (throwaway.go).
+	Throwaway bool
+
 	// Intervals; zero means the default. Tests shorten them.
 	StatusEvery   time.Duration
 	TidyEvery     time.Duration
@@ -79,6 +85,7 @@ type server struct {
 	initOnce sync.Once
 
 	offlineOnce sync.Once
+	sent        atomic.Bool // the agent sent a message (a reply may come back)
 }
 
 func newServer(cfg Config) *server {
@@ -181,7 +188,8 @@ func Run(ctx context.Context, cfg Config) error {
 	return nil
 }
 
-// offline writes "offline" once.
+// offline writes "offline" once; an unused throwaway agent is removed
+// instead.
 func (s *server) offline() {
 	s.offlineOnce.Do(func() {
 		t, err := fsutil.Open(s.cfg.Root)
@@ -189,6 +197,9 @@ func (s *server) offline() {
 			return
 		}
 		defer t.Close()
+		if s.cfg.Throwaway && !s.sent.Load() && removeUnused(t, s.cfg.Agent) {
+			return
+		}
 		t.MkdirAll(s.cfg.Agent)
 		status.Set(t, s.cfg.Agent, "offline")
 	})
