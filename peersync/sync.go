@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/smalltalk-go/st/inbox"
@@ -56,6 +57,28 @@ var rsyncExcludes = []string{
 	"--exclude=.*[0-9]",
 	"--exclude=.*.??????",
 }
+
+// rsyncSafety keeps what a peer ships from making the local store unsafe
+// (st's store holds only folders and regular files):
+//
+//   - --no-links: no symbolic links at all, not only those --safe-links
+//     calls unsafe: its check reads the link text, so "d/y -> .." plus
+//     "d/x -> y/../.." passes it and still resolves out of the root;
+//   - --no-devices --no-specials: no device nodes (rsync running as root
+//     would create them), FIFOs or sockets, which block or mislead readers;
+//   - --max-size: no file over MaxFileBytes, so a peer cannot fill the
+//     disk with one huge (or sparse) file.
+//
+// rsync says "skipping non-regular file" for each one it leaves out.
+var rsyncSafety = []string{
+	"--no-links",
+	"--no-devices",
+	"--no-specials",
+	"--max-size=" + strconv.FormatInt(MaxFileBytes, 10),
+}
+
+// MaxFileBytes is the largest file st sync copies in either direction.
+const MaxFileBytes = 256 << 20
 
 // Sweep removes the redundant inbox twins under the root (inbox.Sweep).
 func (s *Syncer) Sweep() int {
@@ -116,7 +139,7 @@ func (s *Syncer) transfer(stage, from, to string) error {
 		map[string]any{"stage": stage, "exitCode": code, "stderr": stderr})
 }
 
-// rsync runs "rsync -a <excludes> from to" with stdout passed through
+// rsync runs "rsync -a <safety> <excludes> from to" with stdout passed through
 // and stderr captured. The exit code is -1 when rsync died from a signal
 // and 127 when it could not be started.
 func (s *Syncer) rsync(from, to string) (code int, stderr string) {
@@ -124,7 +147,7 @@ func (s *Syncer) rsync(from, to string) (code int, stderr string) {
 	if err != nil {
 		return 127, "rsync is not installed (not found in PATH); st sync needs it: install rsync (e.g. apt-get install rsync)\n"
 	}
-	args := append([]string{"-a"}, rsyncExcludes...)
+	args := append(append([]string{"-a"}, rsyncSafety...), rsyncExcludes...)
 	cmd := exec.Command(bin, append(args, from, to)...)
 	var errBuf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = s.Stdout, &errBuf
