@@ -2,6 +2,8 @@ package hooks
 
 import (
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -87,8 +89,32 @@ func openCursor(tree *fsutil.Tree, opt Options) *codexCursor {
 	if data, _, err := tree.ReadRegular(c.rel); err == nil {
 		c.read = string(data)
 		c.mark, c.seen = parseCursor(c.read)
+	} else if errors.Is(err, fs.ErrNotExist) {
+		c.mark = legacyCursor(tree)
 	}
 	return c
+}
+
+// legacyCursorFile is the Node st's one cursor for every root and agent:
+// the unix ms of its last Stop, digits only.
+const legacyCursorFile = "last-checked.txt"
+
+// legacyCursor is the Node st's cursor, 0 when there is none. An agent
+// without a cursor of its own starts from it, once (its first save
+// writes its own), so the first Stop after an upgrade does not announce
+// the whole inbox again. The file stays: every agent the Node st served
+// shared it.
+func legacyCursor(tree *fsutil.Tree) int64 {
+	data, _, err := tree.ReadRegular(legacyCursorFile)
+	if err != nil {
+		return 0
+	}
+	s := strings.TrimSuffix(string(data), "\n")
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || !jsstr.IsDigits(s) {
+		return 0
+	}
+	return n
 }
 
 // cursorLockWait bounds the wait for another hook of the same agent.
