@@ -125,6 +125,8 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 		return hook{run: stop, readsPayload: true, onStore: true}, true
 	case SessionEnd:
 		return hook{run: sessionEnd, readsPayload: true, onStore: true, createsRoot: true}, true
+	case GitPreCommit:
+		return hook{run: gitPreCommit}, true
 	}
 	return hook{}, false
 }
@@ -233,6 +235,7 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	c := &call{opt: opt, payload: payload, now: opt.now()}
 	c.p, _ = ParsePayload(payload)
 	c.line = NewEvent(EventName(event, &c.p), &c.p, c.now)
+	NoteContext(c.line, &c.p)
 	if opt.Agent == "" {
 		return Result{} // no agent: nowhere to record, nothing to say
 	}
@@ -383,6 +386,7 @@ func Record(event string, payload []byte, session string, opt Options) {
 		p.SessionID = session
 	}
 	ev := NewEvent(EventName(event, &p), &p, opt.now())
+	NoteContext(ev, &p)
 	t, err := fsutil.Open(opt.Root)
 	if err != nil {
 		return

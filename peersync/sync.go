@@ -22,8 +22,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
@@ -38,6 +40,10 @@ type Syncer struct {
 	PathEnv   string    // $PATH, searched for rsync
 	Stdout    io.Writer // rsync's own stdout
 	Log       io.Writer // progress lines and rsync's stderr on failure
+	// Host is this machine's fleet.HostName: each sync leaves its record
+	// (package fleet) in the root. Empty: no record.
+	Host string
+	Now  func() time.Time // the clock for records; nil means time.Now
 }
 
 // rsyncExcludes keeps files that are mid-write out of a transfer. They
@@ -101,7 +107,12 @@ func (s *Syncer) Push(spec string) error {
 		return err
 	}
 	from := s.Root + "/"
-	return s.transfer("push", from, target)
+	s.stamp(false, nil)
+	err = s.transfer("push", from, target)
+	if err == nil {
+		s.stamp(true, nil)
+	}
+	return err
 }
 
 // Pull fetches the peer into the root (created if missing): sweep,
@@ -114,7 +125,20 @@ func (s *Syncer) Pull(spec string) error {
 	if err := os.MkdirAll(s.Root, 0o777); err != nil {
 		return err
 	}
-	return s.transfer("pull", target, s.Root+"/")
+	// Agents nobody claims that appear with this pull live elsewhere.
+	s.stamp(false, nil)
+	before := s.unclaimedIDs()
+	err = s.transfer("pull", target, s.Root+"/")
+	var foreign []string
+	for _, id := range s.unclaimedIDs() {
+		if !slices.Contains(before, id) {
+			foreign = append(foreign, id)
+		}
+	}
+	if err == nil || len(foreign) > 0 {
+		s.stamp(err == nil, foreign)
+	}
+	return err
 }
 
 func (s *Syncer) resolve(spec string) (string, error) {
