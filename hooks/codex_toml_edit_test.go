@@ -56,7 +56,7 @@ func TestSetCodexMCP(t *testing.T) {
 	frag := CodexMCPFragment(editBin)
 	for _, tc := range []struct {
 		name, in, want string // want "": only the invariants
-		errLine            int
+		errLine        int
 	}{
 		{name: "empty file", in: "", want: frag},
 		{name: "no table yet", in: "model = \"gpt-5\"\n# mine\n[tui]\nx = 1\n", want: "model = \"gpt-5\"\n# mine\n[tui]\nx = 1\n\n" + frag},
