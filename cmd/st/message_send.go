@@ -11,7 +11,7 @@ import (
 
 type messageSendCmd struct {
 	Message   *string `short:"m" placeholder:"BODY" missing:"%s requires a value" help:"the body; - or no -m reads it from stdin"`
-	From      string  `placeholder:"ID" agent:"" help:"the sender (default: $ST_AGENT)"`
+	From      string  `placeholder:"ID" predict:"@agent" agent:"" help:"the sender (default: $ST_AGENT)"`
 	Subject   string  `placeholder:"S" help:"a one-line subject (default: none)"`
 	InReplyTo string  `name:"in-reply-to" placeholder:"F" predict:"@message" help:"the filename of the message this answers (default: none)"`
 	Tags      string  `placeholder:"T,T" help:"comma-separated tags (default: none)"`
