@@ -52,7 +52,7 @@ func (c *messageReplyCmd) Run(a *app) error {
 	case orig.Subject != "":
 		m.Subject = "re: " + orig.Subject
 	}
-	name, err := a.send(orig.From, c.From, m)
+	name, err := a.send(orig.From, c.From, m, true) // the sender of a real message, not typed
 	if err != nil {
 		return err
 	}
