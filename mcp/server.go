@@ -49,6 +49,9 @@ type Config struct {
 	Debug   io.Writer // channel debug lines; nil disables them
 	Now     func() time.Time
 
+	// MaxFrame bounds one line from the client; zero means MaxFrameBytes.
+	MaxFrame int
+
 	// Intervals; zero means the default. Tests shorten them.
 	StatusEvery   time.Duration
 	TidyEvery     time.Duration
@@ -58,6 +61,9 @@ type Config struct {
 func (c *Config) defaults() {
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.MaxFrame == 0 {
+		c.MaxFrame = MaxFrameBytes
 	}
 	if c.StatusEvery == 0 {
 		c.StatusEvery = StatusRefreshEvery
@@ -75,6 +81,7 @@ type server struct {
 	cfg      Config
 	mcp      *mcp.Server
 	tap      *tapTransport
+	stdio    *lineTransport
 	ready    chan struct{} // closed once the client has finished its handshake
 	initOnce sync.Once
 
@@ -139,17 +146,16 @@ func (s *server) readyWhenInitialized(next mcp.MethodHandler) mcp.MethodHandler 
 
 // Run serves one client over cfg.In/cfg.Out until the client goes away
 // or ctx ends, then writes "offline" for the agent. It returns nil on
-// every orderly shutdown.
+// every orderly shutdown, and why the transport failed otherwise (a
+// frame over MaxFrame, stdin or stdout failing).
 func Run(ctx context.Context, cfg Config) error {
 	s := newServer(cfg)
 	defer s.offline()
 	if ctx.Err() != nil {
 		return nil // a signal during start-up
 	}
-	s.tap = &tapTransport{inner: &mcp.IOTransport{
-		Reader: io.NopCloser(s.cfg.In),
-		Writer: nopWriteCloser{s.cfg.Out},
-	}}
+	s.stdio = &lineTransport{in: s.cfg.In, out: s.cfg.Out, maxFrame: s.cfg.MaxFrame}
+	s.tap = &tapTransport{inner: s.stdio}
 	ss, err := s.mcp.Connect(ctx, s.tap, nil)
 	if err != nil {
 		return err
@@ -178,7 +184,10 @@ func Run(ctx context.Context, cfg Config) error {
 	refreshing.Wait()
 	s.offline()
 	go ss.Close() // best effort: the process is about to exit
-	return nil
+	if ctx.Err() != nil {
+		return nil
+	}
+	return s.stdio.Err()
 }
 
 // offline writes "offline" once.
@@ -213,7 +222,3 @@ func (s *server) refreshLoop(ctx context.Context) {
 		}
 	}
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

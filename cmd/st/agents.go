@@ -23,6 +23,8 @@ func (c *agentsCmd) Run(a *app) error {
 	t := a.tree()
 	defer t.Close()
 	list := agents.List(t, a.now(), agents.Options{Status: c.Status})
+	f := a.fleet(t)
+	agents.SetHosts(list, f)
 	if c.JSON {
 		var v any = list
 		if c.Enrich {
@@ -36,7 +38,11 @@ func (c *agentsCmd) Run(a *app) error {
 		if ag.Name != nil {
 			name = *ag.Name
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", ag.Identity, ag.Status, name)
+		fmt.Fprintf(&b, "%s\t%s\t%s", ag.Identity, ag.Status, name)
+		if ag.Host != nil { // a fourth column once st sync has claimed it
+			fmt.Fprintf(&b, "\t%s", ag.Host.Ago(a.now()))
+		}
+		b.WriteByte('\n')
 	}
 	_, err := fmt.Fprint(a.stdout, b.String())
 	return err
@@ -46,7 +52,9 @@ func (c *agentsCmd) Run(a *app) error {
 func (agentsCmd) Help() string {
 	return `An agent is any folder of the store with an inbox/ or archive/. Each line
 shows the name, the status and the display name, separated by tabs, sorted
-by name. members is an older name for this verb.`
+by name; once st sync has run, a fourth column names the host the agent
+lives on and when its data here was last synced (STALE when too long ago).
+members is an older name for this verb.`
 }
 
 func (agentsCmd) examples() []example {

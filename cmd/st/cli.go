@@ -27,15 +27,15 @@ type cli struct {
 	Message      messageCmd      `cmd:"" aliases:"msg" group:"Messages" help:"send, list, read and file messages between agents"`
 	Watch        watchCmd        `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT" help:"print each message as it arrives in an inbox"`
 	Status       statusCmd       `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT" help:"show or set an agent's status"`
-	Agents       agentsCmd       `cmd:"" aliases:"members" group:"Live state" reads:"ST_ROOT" extra:"unknown flag: %s" help:"list the agents in the store"`
-	Overview     overviewCmd     `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT" extra:"unknown flag: %s" help:"summarise your inbox, every agent's status and recent activity"`
+	Agents       agentsCmd       `cmd:"" aliases:"members" group:"Live state" reads:"ST_ROOT ST_HOST ST_SYNC_STALE_S" extra:"unknown flag: %s" help:"list the agents in the store"`
+	Overview     overviewCmd     `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT ST_HOST ST_SYNC_STALE_S" extra:"unknown flag: %s" help:"summarise your inbox, every agent's status and recent activity"`
 	Dashboard    dashboardCmd    `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT PATH" extra:"unexpected arg: %s" help:"serve a live web page of the whole fleet"`
 	Resource     resourceCmd     `cmd:"" group:"Resources" help:"publish and list the URLs an agent cares about"`
 	Context      contextCmd      `cmd:"" group:"Restart context" help:"read or write an agent's restart context"`
 	Reserve      reserveCmd      `cmd:"" group:"Reservations" reads:"ST_ROOT ST_AGENT" help:"reserve files of this repository so other agents keep off them"`
 	Release      releaseCmd      `cmd:"" group:"Reservations" reads:"ST_ROOT ST_AGENT" help:"give back your reservations"`
 	Reservations reservationsCmd `cmd:"" group:"Reservations" reads:"ST_ROOT" help:"list the active reservations"`
-	Sync         syncCmd         `cmd:"" group:"Sync" reads:"ST_ROOT ST_CONFIG PATH" help:"push or pull the store to and from peers with rsync"`
+	Sync         syncCmd         `cmd:"" group:"Sync" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH" help:"push or pull the store to and from peers with rsync"`
 	Gc           gcCmd           `cmd:"" group:"Sync" help:"remove resurrected copies of archived messages"`
 	Hooks        hooksCmd        `cmd:"" group:"Hooks" help:"show, install, remove or check st's Claude Code and Codex hooks"`
 	Hook         hookCmd         `cmd:"" group:"Hooks" help:"run one hook event (called by Claude Code or Codex)"`

@@ -336,6 +336,12 @@ func envMeaning(v string) string {
 		return "the config folder holding peers.yaml and config.yaml (default ~/.config/smalltalk)"
 	case "ST_STDIN_TIMEOUT_MS":
 		return "how long to wait for a piped body to end, in ms (default 10000)"
+	case "ST_HOST":
+		return "this machine's name in the fleet (default the host name)"
+	case "ST_SYNC_STALE_S":
+		return "a host not synced for this many seconds is flagged STALE (default 900)"
+	case "RSYNC_RSH":
+		return "the ssh command rsync runs, e.g. \"ssh -p 2222\" (rsync's own)"
 	case "ST_CHANNEL_DEBUG":
 		return "1 prints channel debug lines on stderr"
 	case "ST_HOOK_TIMEOUT_MS":

@@ -82,7 +82,10 @@ func (hooksCmd) Help() string {
 	return `st plugs into Claude Code and Codex through hooks: the client runs
 "{NAME} hook <event>" at session start, before a compaction, after a failure
 and so on, and st feeds back the agent's restart context and new messages.
-install writes that wiring into the client's settings; doctor checks it.`
+install writes that wiring into the client's settings; doctor checks it.
+install --for git writes the reservation guard as this repository's
+pre-commit hook (an existing hook is kept as pre-commit.st-chained and runs
+after it); uninstall --for git puts the previous hook back.`
 }
 
 func (hooksPathCmd) examples() []example {
@@ -96,6 +99,7 @@ func (hooksInstallCmd) examples() []example {
 	return []example{
 		{"wire every st hook into your Claude Code settings", "st hooks install --all"},
 		{"preview the Codex wiring for this project", "st hooks install --for codex --scope project --dry-run"},
+		{"guard this repository's commits against others' reservations", "st hooks install --for git"},
 	}
 }
 
@@ -103,6 +107,7 @@ func (hooksUninstallCmd) examples() []example {
 	return []example{
 		{"remove st's hooks from your Claude Code settings", "st hooks uninstall"},
 		{"remove them from one project's shared settings", "st hooks uninstall --scope project"},
+		{"remove the git guard and put the previous pre-commit hook back", "st hooks uninstall --for git"},
 	}
 }
 

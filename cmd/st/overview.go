@@ -30,6 +30,7 @@ func (c *overviewCmd) Run(a *app) error {
 	}
 	defer t.Close()
 	o := overview.Get(t, id, a.now(), recent)
+	overview.SetFleet(&o, a.fleet(t))
 	if c.JSON {
 		return a.printJSON(o)
 	}

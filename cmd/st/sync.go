@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/sterr"
@@ -31,6 +32,7 @@ func (c *syncCmd) Run(a *app) error {
 		PathEnv:   a.env.Get("PATH"),
 		Stdout:    a.stdout,
 		Log:       a.stderr,
+		Host:      fleet.Local(a.env.Get("ST_HOST")),
 	}
 	if c.All {
 		if hasPeer {
@@ -101,7 +103,10 @@ func (syncCmd) Help() string {
 	return `Copies the store with rsync over ssh (or between local folders), never
 deleting: an archived message wins over its inbox copy, so a message
 archived anywhere is archived everywhere after the next sweep. Peers are
-named in $ST_CONFIG/peers.yaml.`
+named in $ST_CONFIG/peers.yaml. Only folders and regular files up to 256 MiB
+are copied: a peer's symbolic links, FIFOs and devices are skipped. Each
+sync leaves this host's record in the store, so st agents and st overview
+can say where every agent lives.`
 }
 
 func (syncCmd) examples() []example {
@@ -110,4 +115,10 @@ func (syncCmd) examples() []example {
 		{"send your store to one machine", "st sync push devbox"},
 		{"push to and pull from every peer", "st sync --all"},
 	}
+}
+
+// fleet is the store's fleet view for this machine (ST_HOST, else the
+// host name); ST_SYNC_STALE_S sets when a host counts as stale.
+func (a *app) fleet(t *fsutil.Tree) fleet.Fleet {
+	return fleet.Read(t, fleet.Local(a.env.Get("ST_HOST")), a.now(), fleet.ParseStaleAfter(a.env.Get("ST_SYNC_STALE_S")))
 }
