@@ -37,6 +37,9 @@ type Config struct {
 	Now func() time.Time
 	// Poll is the backstop interval (DefaultPoll when 0; negative: none).
 	Poll time.Duration
+	// ContextWindow is the window context fills are measured against, in
+	// tokens: the hooks' context_window (hooks.DefaultContextWindow when 0).
+	ContextWindow int
 }
 
 // Server is the dashboard: its handler, the fleet rows it keeps fresh

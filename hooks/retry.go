@@ -237,11 +237,15 @@ func StopFailureRetry(stdin []byte, opt Options) Result {
 	case PlanRetry:
 		ev.Advice = "retry"
 	}
+	retrying := plan == PlanRetry || plan == PlanRetryAndAlert
+	delay := Backoff(streak.Attempt, opt.Knobs.RetryBase, opt.Knobs.RetryMax, rand.Float64())
+	if retrying {
+		ev.RetryAt = events.Stamp(opt.now().Add(delay))
+	}
 	Append(ctx, t, opt, ev)
-	if plan != PlanRetry && plan != PlanRetryAndAlert {
+	if !retrying {
 		return Result{}
 	}
-	delay := Backoff(streak.Attempt, opt.Knobs.RetryBase, opt.Knobs.RetryMax, rand.Float64())
 	poll := min(RetryPoll, max(delay/10, 10*time.Millisecond))
 	if Wait(context.Background(), delay, poll, func() bool {
 		return Superseded(t, opt.Agent, p.SessionID, streak.Token)

@@ -235,6 +235,7 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	c := &call{opt: opt, payload: payload, now: opt.now()}
 	c.p, _ = ParsePayload(payload)
 	c.line = NewEvent(EventName(event, &c.p), &c.p, c.now)
+	NoteContext(c.line, &c.p)
 	if opt.Agent == "" {
 		return Result{} // no agent: nowhere to record, nothing to say
 	}
@@ -385,6 +386,7 @@ func Record(event string, payload []byte, session string, opt Options) {
 		p.SessionID = session
 	}
 	ev := NewEvent(EventName(event, &p), &p, opt.now())
+	NoteContext(ev, &p)
 	t, err := fsutil.Open(opt.Root)
 	if err != nil {
 		return
