@@ -90,7 +90,7 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 		}
 		return nil
 	}
-	backup, err := hooks.WriteSettings(s, data)
+	backup, err := hooks.WriteSettings(s, data, stBin)
 	if err != nil {
 		return err
 	}
