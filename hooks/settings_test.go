@@ -176,7 +176,7 @@ func TestWriteSettingsKeepsBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	Install(s.Doc, ClaudeEntries, "/bin/st")
-	backup, err := WriteSettings(s, formatJSON(t, s.Doc), "/bin/st")
+	backup, err := WriteSettings(s, formatJSON(t, s.Doc))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,7 +90,8 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 		}
 		return nil
 	}
-	backup, err := hooks.WriteSettings(s, data, stBin)
+	s.StBin = stBin
+	backup, err := hooks.WriteSettings(s, data)
 	if err != nil {
 		return err
 	}
