@@ -35,18 +35,6 @@ type ledger struct {
 	sent map[string][]byte // "<agent>/<name>" -> bytes
 }
 
-func (l *ledger) add(key string, data []byte) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.sent[key] = data
-}
-
-func (l *ledger) get(key string) ([]byte, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	d, ok := l.sent[key]
-	return d, ok
-}
 
 // sender sends to the agents on its host until stop closes; every tenth
 // message is 512 KiB, so kills land mid-file.
@@ -69,8 +57,12 @@ func sender(t *testing.T, m *machine, l *ledger, who string, stop <-chan struct{
 			body += strings.Repeat("x", 512<<10) + "\n"
 		}
 		to := []string{"alice", "bob"}[n%2]
+		// Under the ledger's lock, so a check never sees a message the
+		// ledger does not know yet.
+		l.mu.Lock()
 		name, err := inbox.Send(tree, to, message.Message{From: who, Body: []byte(body)}, time.Now())
 		if err != nil {
+			l.mu.Unlock()
 			t.Error(err)
 			return
 		}
@@ -79,10 +71,12 @@ func sender(t *testing.T, m *machine, l *ledger, who string, stop <-chan struct{
 			data, err = os.ReadFile(filepath.Join(m.root, to, "archive", name))
 		}
 		if err != nil {
+			l.mu.Unlock()
 			t.Error(err)
 			return
 		}
-		l.add(to+"/"+name, data)
+		l.sent[to+"/"+name] = data
+		l.mu.Unlock()
 		time.Sleep(time.Duration(20+rand.IntN(40)) * time.Millisecond)
 	}
 }
@@ -115,6 +109,8 @@ func archiver(m *machine, stop <-chan struct{}, wg *sync.WaitGroup) {
 // for byte, a message that was sent under that name.
 func checkNoTorn(t *testing.T, m *machine, l *ledger, when string) {
 	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	for _, agent := range []string{"alice", "bob"} {
 		for _, dir := range []string{"inbox", "archive"} {
 			entries, _ := os.ReadDir(filepath.Join(m.root, agent, dir))
@@ -123,7 +119,7 @@ func checkNoTorn(t *testing.T, m *machine, l *ledger, when string) {
 					continue
 				}
 				got, err := os.ReadFile(filepath.Join(m.root, agent, dir, e.Name()))
-				want, ok := l.get(agent + "/" + e.Name())
+				want, ok := l.sent[agent+"/"+e.Name()]
 				if err != nil || !ok || !bytes.Equal(got, want) {
 					t.Errorf("%s: %s/%s/%s is torn or unknown (%d bytes, sent %v)", when, agent, dir, e.Name(), len(got), ok)
 				}
