@@ -35,7 +35,6 @@ type ledger struct {
 	sent map[string][]byte // "<agent>/<name>" -> bytes
 }
 
-
 // sender sends to the agents on its host until stop closes; every tenth
 // message is 512 KiB, so kills land mid-file.
 func sender(t *testing.T, m *machine, l *ledger, who string, stop <-chan struct{}, wg *sync.WaitGroup) {

@@ -52,9 +52,9 @@ type simResult struct {
 	Cycles              int           // host sync cycles run
 	CycleMedian         time.Duration // one host's cycle, sync start to end
 	CycleMax            time.Duration
-	Overruns            int     // cycles longer than the interval
-	BytesPerCycle       float64 // rsync bytes sent + received, per host cycle
-	RsyncPerCycle       float64 // rsync runs per host cycle (each: rsync, ssh, sshd, remote rsync)
+	Overruns            int           // cycles longer than the interval
+	BytesPerCycle       float64       // rsync bytes sent + received, per host cycle
+	RsyncPerCycle       float64       // rsync runs per host cycle (each: rsync, ssh, sshd, remote rsync)
 	CPUPerCycle         time.Duration // CPU of those processes, both ends, per host cycle
 }
 
@@ -364,4 +364,3 @@ func BenchmarkFleetSim(b *testing.B) {
 		})
 	}
 }
-
