@@ -68,6 +68,7 @@ func (s *Server) agentView(id string) AgentView {
 		v.Row = r
 	} else {
 		v.Row = Row{ID: id, Status: "offline"}
+		v.Row.attend(s.cfg.Now())
 	}
 	if text, ok := agentctx.ReadNow(s.t, id); ok {
 		v.Now, v.HasNow = renderMarkdown(s.md, text), true

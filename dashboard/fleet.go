@@ -1,64 +1,87 @@
 package dashboard
 
 import (
+	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/smalltalk-go/st/agents"
 	agentctx "github.com/smalltalk-go/st/context"
 	"github.com/smalltalk-go/st/events"
+	hostfleet "github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/internal/fsutil"
-	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/status"
 )
 
-// nowLines is how many non-blank lines of now.md the fleet view shows.
-const nowLines = 3
-
-// nowLineMax caps each of those lines, in runes.
+// nowLineMax caps now.md's line on the fleet page, in runes.
 const nowLineMax = 160
 
 // Row is one agent's summary on the fleet page.
 type Row struct {
-	ID     string
-	Name   string // "" when there is none
-	Status string // effective, as `st status` derives it
-	Unread int
+	ID      string
+	Name    string // "" when there is none
+	Status  string // effective, as `st status` derives it
+	Claimed string // the state the status file names, stale or not
+	Unread  int
 	// LastActivity is the newest mtime (fractional unix ms) of the inbox,
 	// archive and status entries, as `st agents --enrich`; 0 when none.
 	LastActivity float64
-	Waiting      *events.Waiting
-	Now          []string // now.md's first non-blank lines, capped
+	Now          string // now.md's first line, as plain text
+
+	// From the hook events (activity.go).
+	Waiting    *events.Waiting
+	APIError   *APIError
+	Thrash     *Thrash // only when thrashing
+	Fill       Fill
+	LastTool   string
+	LastTarget string
+	LastEvent  time.Time
+	Spark      [sparkBuckets]int // the last hour's events, oldest first
+
+	// Group is the attention group (attention.go) and Since when the
+	// agent entered it.
+	Group string
+	Since time.Time
+
+	// Peer is the host the agent lives on when that is another machine
+	// whose data arrived through st sync (nil for this machine's agents
+	// and in a store no host syncs).
+	Peer *hostfleet.Host
 
 	version uint64
 }
 
 func (r *Row) same(o *Row) bool {
-	return r.ID == o.ID && r.Name == o.Name && r.Status == o.Status && r.Unread == o.Unread &&
-		r.LastActivity == o.LastActivity && slices.Equal(r.Now, o.Now) &&
-		(r.Waiting == nil) == (o.Waiting == nil) && (r.Waiting == nil || *r.Waiting == *o.Waiting)
+	a, b := *r, *o
+	a.version, b.version = 0, 0
+	return reflect.DeepEqual(a, b)
 }
 
 // fleet holds the rows of every agent and the version of the last
 // change. Methods are safe for concurrent use.
 type fleet struct {
-	t   *fsutil.Tree
-	now func() time.Time
+	t     *fsutil.Tree
+	now   func() time.Time
+	hosts func(*fsutil.Tree, time.Time) hostfleet.Fleet // which host each agent lives on
 
+	peers   hostfleet.Fleet // as of the last scan
 	mu      sync.RWMutex
 	version uint64
 	rows    map[string]*Row
 	ids     []string          // sorted
 	gone    map[string]uint64 // removed agents, by the version of their removal
+	cursors map[string]*cursor
+
+	scanMu sync.Mutex // one rescan at a time: cursors are not shared
 }
 
 // newFleet summarises the agents ids.
-func newFleet(t *fsutil.Tree, ids []string, now func() time.Time) *fleet {
-	f := &fleet{t: t, now: now, rows: map[string]*Row{}, gone: map[string]uint64{}}
+func newFleet(t *fsutil.Tree, ids []string, now func() time.Time, hosts func(*fsutil.Tree, time.Time) hostfleet.Fleet) *fleet {
+	f := &fleet{t: t, now: now, hosts: hosts, rows: map[string]*Row{}, gone: map[string]uint64{}, cursors: map[string]*cursor{}}
 	scans := agents.ScanAll(t, ids)
 	at := now()
+	f.readHosts(at)
 	for i, id := range ids {
 		r := f.summarise(id, scans[i], at)
 		f.rows[id] = &r
@@ -67,9 +90,11 @@ func newFleet(t *fsutil.Tree, ids []string, now func() time.Time) *fleet {
 	return f
 }
 
-// summarise builds id's row from a scan of its folders.
+// summarise builds id's row from a scan of its folders and what its
+// event log gained since the last look.
 func (f *fleet) summarise(id string, s agents.Scan, at time.Time) Row {
-	r := Row{ID: id, Status: status.Effective(f.t, id, at), Unread: s.InboxCount(), Waiting: s.Waiting}
+	r := Row{ID: id, Unread: s.InboxCount()}
+	r.Status, r.Claimed = statusOf(f.t, id, at)
 	if n := agents.Name(f.t, id); n != nil {
 		r.Name = *n
 	}
@@ -77,24 +102,61 @@ func (f *fleet) summarise(id string, s agents.Scan, at time.Time) Row {
 		r.LastActivity = *la
 	}
 	if text, ok := agentctx.ReadNow(f.t, id); ok {
-		r.Now = firstLines(text, nowLines, nowLineMax)
+		r.Now = plainLine(text, nowLineMax)
 	}
+	c := f.cursors[id]
+	if c == nil {
+		c = &cursor{}
+		f.cursors[id] = c
+	}
+	c.advance(f.t, id)
+	r.derive(&c.act, at)
+	r.Peer = f.peerOf(id)
 	return r
 }
 
-// firstLines returns up to n non-blank lines of text, trimmed and capped.
-func firstLines(text string, n, max int) []string {
-	var out []string
-	for line := range strings.Lines(text) {
-		if line = jsstr.TrimSpace(line); line == "" {
-			continue
-		}
-		out = append(out, events.Cap(line, max))
-		if len(out) == n {
-			break
-		}
+// readHosts rereads the hosts' sync records (a few small files).
+func (f *fleet) readHosts(at time.Time) {
+	if f.hosts != nil {
+		f.peers = f.hosts(f.t, at)
 	}
-	return out
+}
+
+// peerOf is the other host agent id lives on, if any.
+func (f *fleet) peerOf(id string) *hostfleet.Host {
+	if h, ok := f.peers.AgentHost(id); ok && !h.Local {
+		return &h
+	}
+	return nil
+}
+
+// Hosts is every host the store knows, as of the last scan.
+func (f *fleet) Hosts() []hostfleet.Host {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return slices.Clone(f.peers.Hosts)
+}
+
+// statusOf is id's effective status, as `st status` derives it, and the
+// state its file names even when that has gone stale (busy, then unknown
+// with age, is still an agent that said it was working).
+func statusOf(t *fsutil.Tree, id string, at time.Time) (effective, claimed string) {
+	effective = status.Effective(t, id, at)
+	if effective != "unknown" {
+		return effective, effective
+	}
+	if data, _, err := t.ReadRegular(id + "/status"); err == nil {
+		claimed = status.Normalize(string(data))
+	}
+	return effective, claimed
+}
+
+// derive sets the row's event-derived fields and its group as of now.
+func (r *Row) derive(a *activity, now time.Time) {
+	r.Waiting, r.APIError, r.Thrash = a.Waiting, a.APIError, a.Thrashing()
+	r.Fill, r.LastTool, r.LastTarget, r.LastEvent = a.Fill, a.LastTool, a.LastTarget, a.LastEvent
+	r.Spark = a.spark.at(now)
+	r.attend(now)
 }
 
 // Version is the version of the last change.
@@ -147,6 +209,8 @@ func (f *fleet) Since(v uint64) (changed []Row, removed []string, now uint64) {
 // Refresh rescans the agents ids (an id that is no agent any more is
 // removed, a new one added) and returns those whose row changed.
 func (f *fleet) Refresh(ids []string) []string {
+	f.scanMu.Lock()
+	defer f.scanMu.Unlock()
 	at := f.now()
 	type fresh struct {
 		row   Row
@@ -169,6 +233,7 @@ func (f *fleet) Refresh(ids []string) []string {
 			delete(f.rows, id)
 			f.ids = slices.DeleteFunc(f.ids, func(s string) bool { return s == id })
 			f.gone[id] = f.version
+			delete(f.cursors, id)
 		case !got[i].agent:
 			continue
 		case had && old.same(&got[i].row):
@@ -197,25 +262,41 @@ func (f *fleet) IDs() []string {
 }
 
 // Restatus re-derives every agent's status, which turns unknown with the
-// status file's age alone, and returns the agents whose status changed.
+// status file's age alone, and its attention group and sparkline, which
+// age too, and returns the agents whose row changed.
 func (f *fleet) Restatus() []string {
+	f.scanMu.Lock()
+	defer f.scanMu.Unlock()
 	at := f.now()
+	f.mu.Lock()
+	f.readHosts(at) // records arrive with a sync, and age
+	f.mu.Unlock()
 	ids := f.IDs()
-	states := make([]string, len(ids))
+	states := make([][2]string, len(ids))
 	for i, id := range ids {
-		states[i] = status.Effective(f.t, id, at)
+		states[i][0], states[i][1] = statusOf(f.t, id, at)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var changed []string
 	for i, id := range ids {
 		r, ok := f.rows[id]
-		if !ok || r.Status == states[i] {
+		if !ok {
+			continue
+		}
+		c := *r
+		c.Status, c.Claimed = states[i][0], states[i][1]
+		c.Peer = f.peerOf(id)
+		if cur := f.cursors[id]; cur != nil {
+			c.derive(&cur.act, at)
+		} else {
+			c.attend(at)
+		}
+		if c.same(r) {
 			continue
 		}
 		f.version++
-		c := *r
-		c.Status, c.version = states[i], f.version
+		c.version = f.version
 		f.rows[id] = &c
 		changed = append(changed, id)
 	}

@@ -16,6 +16,7 @@ import (
 	"context"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,6 +49,11 @@ type Config struct {
 	Out     io.Writer // the replies and notifications (stdout)
 	Debug   io.Writer // channel debug lines; nil disables them
 	Now     func() time.Time
+
+	// Throwaway marks an agent made up for this session (no ST_AGENT): its
+	// folders are removed at the end unless it sent or got a message or
+	// wrote anything there (throwaway.go).
+	Throwaway bool
 
 	// MaxFrame bounds one line from the client; zero means MaxFrameBytes.
 	MaxFrame int
@@ -86,6 +92,7 @@ type server struct {
 	initOnce sync.Once
 
 	offlineOnce sync.Once
+	sent        atomic.Bool // the agent sent a message (a reply may come back)
 }
 
 func newServer(cfg Config) *server {
@@ -190,7 +197,8 @@ func Run(ctx context.Context, cfg Config) error {
 	return s.stdio.Err()
 }
 
-// offline writes "offline" once.
+// offline writes "offline" once; an unused throwaway agent is removed
+// instead.
 func (s *server) offline() {
 	s.offlineOnce.Do(func() {
 		t, err := fsutil.Open(s.cfg.Root)
@@ -198,6 +206,9 @@ func (s *server) offline() {
 			return
 		}
 		defer t.Close()
+		if s.cfg.Throwaway && !s.sent.Load() && removeUnused(t, s.cfg.Agent) {
+			return
+		}
 		t.MkdirAll(s.cfg.Agent)
 		status.Set(t, s.cfg.Agent, "offline")
 	})
