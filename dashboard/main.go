@@ -95,7 +95,7 @@ func Main(p Process) int {
 	port := ln.Addr().(*net.TCPAddr).Port
 	host, _, _ := net.SplitHostPort(o.addr)
 	url := "http://" + net.JoinHostPort(displayHost(host), strconv.Itoa(port)) + "/"
-	cfg := Config{Root: p.Env.Root(), Env: p.Env, From: o.from}
+	cfg := Config{Root: p.Env.Root(), Env: p.Env, From: o.from, MaxMessageBytes: p.Env.MaxMessageBytes()}
 	if loopback {
 		cfg.Hosts = loopbackHosts(host, port)
 	} else {

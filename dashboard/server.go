@@ -37,6 +37,17 @@ type Config struct {
 	Now func() time.Time
 	// Poll is the backstop interval (DefaultPoll when 0; negative: none).
 	Poll time.Duration
+	// MaxMessageBytes is the biggest message sent from the pages and
+	// the biggest file shown (layout.DefaultMaxMessageBytes when 0).
+	MaxMessageBytes int64
+}
+
+// maxBytes is the configured maximum message size.
+func (s *Server) maxBytes() int64 {
+	if s.cfg.MaxMessageBytes > 0 {
+		return s.cfg.MaxMessageBytes
+	}
+	return layout.DefaultMaxMessageBytes
 }
 
 // Server is the dashboard: its handler, the fleet rows it keeps fresh

@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/status"
 )
 
@@ -49,6 +50,10 @@ type Config struct {
 	Debug   io.Writer // channel debug lines; nil disables them
 	Now     func() time.Time
 
+	// MaxMessageBytes is the biggest message sent or read
+	// (layout.DefaultMaxMessageBytes when 0).
+	MaxMessageBytes int64
+
 	// Intervals; zero means the default. Tests shorten them.
 	StatusEvery   time.Duration
 	TidyEvery     time.Duration
@@ -58,6 +63,9 @@ type Config struct {
 func (c *Config) defaults() {
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.MaxMessageBytes <= 0 {
+		c.MaxMessageBytes = layout.DefaultMaxMessageBytes
 	}
 	if c.StatusEvery == 0 {
 		c.StatusEvery = StatusRefreshEvery
