@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/internal/layout"
@@ -25,6 +26,10 @@ type Agent struct {
 	Identity string  `json:"identity"`
 	Status   string  `json:"status"`
 	Name     *string `json:"name"` // nil when there is no usable name file
+	// Host (ours, issue 18) is the host the agent lives on and how fresh
+	// this store's copy of its data is; set by SetHosts, absent when no
+	// host's st sync has claimed the agent.
+	Host *fleet.Host `json:"host,omitempty"`
 }
 
 // Enriched is an Agent with its activity summary.
@@ -93,6 +98,15 @@ func List(t *fsutil.Tree, now time.Time, opts Options) []Agent {
 		out = append(out, a)
 	}
 	return out
+}
+
+// SetHosts fills each agent's Host from the fleet view.
+func SetHosts(list []Agent, f fleet.Fleet) {
+	for i := range list {
+		if h, ok := f.AgentHost(list[i].Identity); ok {
+			list[i].Host = &h
+		}
+	}
 }
 
 // Enrich adds each agent's last activity and inbox count.

@@ -131,8 +131,24 @@ func DecisionsWithin(t *fsutil.Tree, id string, limit int64, tooLarge func(size 
 // Full returns now.md and the decisions under headings, as
 // `st context read --full` prints them; ok is false when both are absent.
 func Full(t *fsutil.Tree, id string) (text string, ok bool) {
-	now, hasNow := ReadNow(t, id)
-	dec, hasDec := Decisions(t, id)
+	return FullWithin(t, id, -1, nil)
+}
+
+// FullWithin is Full reading only files of at most limit bytes (any
+// size when negative); each bigger one is replaced by what tooLarge says
+// of its size.
+func FullWithin(t *fsutil.Tree, id string, limit int64, tooLarge func(size int64) string) (text string, ok bool) {
+	var now string
+	var hasNow bool
+	if limit < 0 {
+		now, hasNow = ReadNow(t, id)
+	} else {
+		var size int64
+		if now, size, hasNow = ReadNowWithin(t, id, limit); size > 0 {
+			now = tooLarge(size) + "\n"
+		}
+	}
+	dec, hasDec := DecisionsWithin(t, id, limit, tooLarge)
 	var parts []string
 	if hasNow {
 		parts = append(parts, "# now.md", now)

@@ -24,7 +24,7 @@ func deliver(t *testing.T, root string, at time.Time, subject string) string {
 }
 
 // stopAt runs the Stop hook of session s1 at time at and returns the
-// reason it blocked with ("" when it let the turn end).
+// text it handed the model ("" when it let the turn end).
 func stopAt(t *testing.T, env Options, at time.Time) string {
 	t.Helper()
 	env.Now = func() time.Time { return at }
@@ -36,12 +36,15 @@ func stopAt(t *testing.T, env Options, at time.Time) string {
 		return ""
 	}
 	validateOutput(t, "Stop", res.Stdout)
-	var o struct{ Decision, Reason string }
+	var o map[string]json.RawMessage
 	json.Unmarshal(res.Stdout, &o)
-	if o.Decision != "block" || o.Reason == "" {
-		t.Fatalf("stop printed %s, want a block with a reason", res.Stdout)
+	var hso struct{ HookEventName, AdditionalContext string }
+	json.Unmarshal(o["hookSpecificOutput"], &hso)
+	if len(o) != 1 || hso.HookEventName != "Stop" || hso.AdditionalContext == "" {
+		// decision:block would reach the model twice, labelled an error.
+		t.Fatalf("stop printed %s, want only hookSpecificOutput with Stop's additionalContext", res.Stdout)
 	}
-	return o.Reason
+	return hso.AdditionalContext
 }
 
 // Stop announces what reached the inbox since SessionStart listed it,

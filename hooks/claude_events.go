@@ -31,7 +31,7 @@ func stop(c *call) Result {
 	}
 	if news := Arrivals(c.ctx, c.t, c.opt.Agent, c.p.SessionID, c.now); news != "" {
 		c.line.Advice = "inbox"
-		return Result{Stdout: Block(news, stamp)}
+		return Result{Stdout: StopContext(news, stamp)}
 	}
 	if stamp != "" {
 		return Result{Stdout: SystemMessage(stamp)}

@@ -34,25 +34,30 @@ func runCodexSessionStart(opt Options) Result {
 	if err != nil {
 		return systemMessage("st message ls --json failed: " + strings.TrimSuffix(errLine(err), "\n"))
 	}
-	// What SessionStart lists is announced: move the agent's cursor past
-	// it, so the first Stop does not repeat it (issue 11).
+	text, shown := "", 0
+	if fresh || len(items) > 0 {
+		text, shown = codexStartText(opt, now, fresh, items, budget)
+	}
+	// What SessionStart names is announced: move the agent's cursor past
+	// it, so the first Stop does not repeat it (issue 11), but not past
+	// the older messages the budget left out.
 	if t, err := fsutil.OpenOrCreate(filepath.Join(opt.StateDir, cursorDir)); err == nil {
 		c := openCursor(t, opt.Root, opt.Agent)
-		c.save(items, nowMS)
+		c.save(items, items[len(items)-shown:], nowMS)
 		c.close()
 		t.Close()
 	}
-	if !fresh && len(items) == 0 {
+	if text == "" {
 		return Result{}
 	}
-	text := codexStartText(opt, now, fresh, items, budget)
 	return codexJSON(map[string]any{"hookSpecificOutput": orderedHSO{"SessionStart", text}})
 }
 
 // codexStartText is now.md's block (when fresh), then a blank line, then
 // the inbox list (when not empty), in at most budget bytes
-// (context_budget.go).
-func codexStartText(opt Options, now nowMD, fresh bool, items []item, budget int) string {
+// (context_budget.go); shown is how many of the newest items the list
+// names.
+func codexStartText(opt Options, now nowMD, fresh bool, items []item, budget int) (text string, shown int) {
 	data := now.data
 	header := fmt.Sprintf("## st inbox (%d unread)", len(items))
 	join := func(data []byte, list string) string {
@@ -67,11 +72,11 @@ func codexStartText(opt Options, now nowMD, fresh bool, items []item, budget int
 	}
 	list := ""
 	if len(items) > 0 {
-		list = codexListText(header, items, math.MaxInt)
+		list, shown = codexListText(header, items, math.MaxInt)
 	}
-	text := join(data, list)
+	text = join(data, list)
 	if len(text) <= budget {
-		return text
+		return text, shown
 	}
 	avail := budget
 	if fresh && list != "" {
@@ -83,13 +88,13 @@ func codexStartText(opt Options, now nowMD, fresh bool, items []item, budget int
 	}
 	if list != "" {
 		_, inboxMax := splitBudget(avail, len(block), len(list))
-		list = codexListText(header, items, inboxMax)
+		list, shown = codexListText(header, items, inboxMax)
 	}
 	if fresh {
 		frame := len(contextBlock(opt.Agent, nil, "")) + 1 // +1: the newline added after a cut file
 		data = cutMiddleOf(data, now.size, avail-len(list)-frame, nowMDPath(opt.Root, opt.Agent))
 	}
-	return join(data, list)
+	return join(data, list), shown
 }
 
 func runCodexStop(opt Options) Result {
@@ -113,12 +118,18 @@ func runCodexStop(opt Options) Result {
 		return systemMessage("st message ls --json failed: " + strings.TrimSuffix(errLine(err), "\n"))
 	}
 	items := c.unseen(listed)
-	c.save(listed, nowMS)
 	if len(items) == 0 {
+		c.save(listed, nil, nowMS)
 		return Result{}
 	}
 	budget := ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir)
-	text := codexListText(fmt.Sprintf("## st inbox (%d new since last check)", len(items)), items, budget)
+	text, shown := codexListText(fmt.Sprintf("## st inbox (%d new since last check)", len(items)), items, budget)
+	// Only what the text names is announced: the older ones it left out
+	// stay news for the next Stop.
+	c.save(listed, items[len(items)-shown:], nowMS)
+	if text == "" {
+		return Result{}
+	}
 	return codexJSON(orderedStop{"block", text})
 }
 

@@ -3,6 +3,8 @@ package hooks
 import (
 	"context"
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -87,8 +89,32 @@ func openCursor(tree *fsutil.Tree, root, agent string) *codexCursor {
 	if data, _, err := tree.ReadRegular(c.rel); err == nil {
 		c.read = string(data)
 		c.mark, c.seen = parseCursor(c.read)
+	} else if errors.Is(err, fs.ErrNotExist) {
+		c.mark = legacyCursor(tree)
 	}
 	return c
+}
+
+// legacyCursorFile is the Node st's one cursor for every root and agent:
+// the unix ms of its last Stop, digits only.
+const legacyCursorFile = "last-checked.txt"
+
+// legacyCursor is the Node st's cursor, 0 when there is none. An agent
+// without a cursor of its own starts from it, once (its first save
+// writes its own), so the first Stop after an upgrade does not announce
+// the whole inbox again. The file stays: every agent the Node st served
+// shared it.
+func legacyCursor(tree *fsutil.Tree) int64 {
+	data, _, err := tree.ReadRegular(legacyCursorFile)
+	if err != nil {
+		return 0
+	}
+	s := strings.TrimSuffix(string(data), "\n")
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || !jsstr.IsDigits(s) {
+		return 0
+	}
+	return n
 }
 
 // cursorLockWait bounds the wait for another hook of the same agent.
@@ -125,16 +151,32 @@ func (c *codexCursor) unseen(items []item) []item {
 	return out
 }
 
-// save moves the cursor past listed (every item the hook listed, announced
-// now or before), nowMS being the clock read before listing, and writes
-// it. Errors are dropped: the worst case is one repeated announcement.
-func (c *codexCursor) save(listed []item, nowMS int64) {
-	c.mark = advanceMark(c.mark, listed, nowMS)
+// save records what the hook announced: shown, the items it named now,
+// among listed, every item it listed (nowMS being the clock read before
+// listing). Items listed but neither shown now nor announced before stay
+// unannounced: the watermark stops at the oldest of them, so the next
+// list finds them again, and only announced names go in the file. Errors
+// are dropped: the worst case is one repeated announcement.
+func (c *codexCursor) save(listed, shown []item, nowMS int64) {
+	announced := map[string]bool{}
+	for _, it := range shown {
+		announced[it.Filename] = true
+	}
+	for name := range c.seen {
+		announced[name] = true
+	}
+	mark := advanceMark(c.mark, listed, nowMS)
+	for _, it := range listed {
+		if !announced[it.Filename] {
+			mark = max(c.mark, min(mark, int64(math.Floor(it.TS))))
+		}
+	}
+	c.mark = mark
 	var b strings.Builder
 	b.WriteString(strconv.FormatInt(c.mark, 10))
 	b.WriteByte('\n')
 	for _, it := range listed {
-		if it.TS >= c.since() {
+		if it.TS >= c.since() && announced[it.Filename] {
 			b.WriteString(it.Filename)
 			b.WriteByte('\n')
 		}

@@ -1,9 +1,12 @@
 package hooks
 
 import (
+	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -185,4 +188,67 @@ func TestCodexStopKeepsUnchangedCursor(t *testing.T) {
 	if !os.SameFile(before, after) {
 		t.Error("the unchanged cursor was rewritten")
 	}
+}
+
+// Over the budget, codex-session-start and codex-stop name the newest
+// messages and leave the older ones unannounced: each later Stop names
+// the next older batch, until every message was named exactly once.
+func TestCodexBudgetKeepsNewestAndAnnouncesTheRestLater(t *testing.T) {
+	for _, start := range []bool{false, true} {
+		opt := testOptions(t)
+		opt.ContextBudget = "1000"
+		for i := range 200 {
+			writeFile(t, filepath.Join(opt.Root, "alice", "inbox", fmt.Sprintf("%d-aaaaaa.md", 1784627000000+i)),
+				fmt.Sprintf("---\nfrom: bob\nsubject: msg-%03d\n---\nhi\n", i))
+		}
+		named := map[string]int{}
+		var texts []string
+		if start {
+			texts = append(texts, codexText(t, runCodexSessionStart(opt)))
+		}
+		for range 20 {
+			texts = append(texts, codexText(t, runCodexStop(opt)))
+		}
+		for i, text := range texts {
+			if text == "" {
+				continue
+			}
+			got := regexp.MustCompile(`msg-\d{3}`).FindAllString(text, -1)
+			for _, m := range got {
+				named[m]++
+			}
+			if i == 0 && got[len(got)-1] != "msg-199" {
+				t.Errorf("start %v: the first list does not end with the newest message:\n%s", start, text)
+			}
+			if len(got) < 200-len(named)+len(got) && !strings.Contains(text, "older messages left out; list them with `st message ls`]") {
+				t.Errorf("start %v: text %d names %d of the rest without saying the others are left out:\n%s", start, i, len(got), text)
+			}
+		}
+		for i := range 200 {
+			if n := named[fmt.Sprintf("msg-%03d", i)]; n != 1 {
+				t.Errorf("start %v: msg-%03d named %d times", start, i, n)
+			}
+		}
+		if texts[len(texts)-1] != "" {
+			t.Errorf("start %v: still announcing after everything was named", start)
+		}
+	}
+}
+
+// codexText is the context or reason a Codex hook's output carries.
+func codexText(t *testing.T, res Result) string {
+	t.Helper()
+	if len(res.Stdout) == 0 {
+		return ""
+	}
+	var out struct {
+		Reason string `json:"reason"`
+		HSO    struct {
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(res.Stdout, &out); err != nil {
+		t.Fatalf("%v: %s", err, res.Stdout)
+	}
+	return out.Reason + out.HSO.AdditionalContext
 }

@@ -165,6 +165,9 @@ const lineSnap = 160
 // the whole text's size with the first k lines (lines and markers
 // included); -1 when not even k = 0 fits.
 func fitCount(n int, size func(k int) int, limit int) int {
+	if size(n) <= limit {
+		return n // all of them, without the marker (which may be longer than a line)
+	}
 	k := -1
 	for i := 0; i <= n && size(i) <= limit; i++ {
 		k = i
@@ -173,34 +176,45 @@ func fitCount(n int, size func(k int) int, limit int) int {
 }
 
 // codexListText is the Codex hooks' inbox text, header then one line per
-// item joined with "\n", in at most limit bytes: lines that do not fit are
-// replaced by a marker line. "" when not even the header fits.
-func codexListText(header string, items []item, limit int) string {
+// item (oldest first) joined with "\n", in at most limit bytes. When not
+// all fit it keeps the newest, after a marker line that says how many
+// older ones are left out and how to list them. shown is how many of the
+// newest items it names; "" (and 0) when not even the header fits.
+func codexListText(header string, items []item, limit int) (text string, shown int) {
 	lines := make([]string, len(items))
 	for i, it := range items {
 		lines[i] = itemLine(it, 0)
 	}
-	more := func(n int) string {
-		return fmt.Sprintf("… [cut: %d more messages; run `st message ls`]", n)
-	}
-	sizes := make([]int, len(lines)+1) // sizes[k]: header and the first k lines
+	// sizes[k]: the header and the newest k lines.
+	sizes := make([]int, len(lines)+1)
 	sizes[0] = len(header)
-	for i, l := range lines {
-		sizes[i+1] = sizes[i] + 1 + len(l)
+	for k := 1; k <= len(lines); k++ {
+		sizes[k] = sizes[k-1] + 1 + len(lines[len(lines)-k])
 	}
 	size := func(k int) int {
 		if k == len(lines) {
 			return sizes[k]
 		}
-		return sizes[k] + 1 + len(more(len(lines)-k))
+		return sizes[k] + 1 + len(olderLeftOut(len(lines)-k))
 	}
 	k := fitCount(len(lines), size, limit)
 	if k < 0 {
-		return ""
+		return "", 0
 	}
-	parts := append([]string{header}, lines[:k]...)
+	parts := []string{header}
 	if k < len(lines) {
-		parts = append(parts, more(len(lines)-k))
+		parts = append(parts, olderLeftOut(len(lines)-k))
 	}
-	return strings.Join(parts, "\n")
+	parts = append(parts, lines[len(lines)-k:]...)
+	return strings.Join(parts, "\n"), k
+}
+
+// olderLeftOut is the Codex lists' marker for the n oldest messages that
+// did not fit.
+func olderLeftOut(n int) string {
+	noun := "messages"
+	if n == 1 {
+		noun = "message"
+	}
+	return fmt.Sprintf("… [%d older %s left out; list them with `st message ls`]", n, noun)
 }

@@ -130,43 +130,54 @@ func listItems(n int, subject string) []item {
 	return out
 }
 
+// Over its budget the Codex list keeps the newest messages, after a
+// marker counting the older ones left out, and says how many it names.
 func TestCodexListText(t *testing.T) {
 	items := listItems(20, "déploy ✓")
-	full := codexListText("## st inbox (20 unread)", items, math.MaxInt)
+	full, shown := codexListText("## st inbox (20 unread)", items, math.MaxInt)
 	lines := strings.Split(full, "\n")
-	if len(lines) != 21 || lines[1] != itemLine(items[0], 0) || strings.Contains(full, "cut:") {
-		t.Fatalf("uncut text = %q", full)
+	if len(lines) != 21 || shown != 20 || lines[1] != itemLine(items[0], 0) || strings.Contains(full, "left out") {
+		t.Fatalf("uncut text = %q (%d shown)", full, shown)
 	}
-	if got := codexListText("## st inbox (20 unread)", items, len(full)); got != full {
+	if got, _ := codexListText("## st inbox (20 unread)", items, len(full)); got != full {
 		t.Errorf("a text of exactly the budget was cut: %q", got)
 	}
 	for limit := len(full) - 1; limit >= 0; limit-- {
-		got := codexListText("## st inbox (20 unread)", items, limit)
+		got, shown := codexListText("## st inbox (20 unread)", items, limit)
 		if len(got) > limit || !utf8.ValidString(got) {
 			t.Fatalf("limit %d: %d bytes: %q", limit, len(got), got)
 		}
 		if got == "" {
-			if limit >= len("## st inbox (20 unread)\n… [cut: 20 more messages; run `st message ls`]") {
-				t.Fatalf("limit %d: nothing kept", limit)
+			if shown != 0 || limit >= len("## st inbox (20 unread)\n"+olderLeftOut(20)) {
+				t.Fatalf("limit %d: nothing kept (%d shown)", limit, shown)
 			}
 			continue
 		}
 		kept := strings.Split(got, "\n")
-		last := kept[len(kept)-1]
 		n := len(kept) - 2 // lines kept, without the header and the marker
-		if want := fmt.Sprintf("… [cut: %d more messages; run `st message ls`]", 20-n); last != want {
-			t.Fatalf("limit %d: marker %q, want %q", limit, last, want)
+		if n != shown {
+			t.Fatalf("limit %d: %d lines, %d said shown", limit, n, shown)
 		}
-		if !strings.HasPrefix(full, strings.Join(kept[:len(kept)-1], "\n")+"\n") {
-			t.Fatalf("limit %d: kept lines are not the first ones", limit)
+		if want := fmt.Sprintf("… [%d older messages left out; list them with `st message ls`]", 20-n); kept[1] != want && 20-n > 1 {
+			t.Fatalf("limit %d: marker %q, want %q", limit, kept[1], want)
+		}
+		if !strings.HasSuffix(full, "\n"+strings.Join(kept[2:], "\n")) && n > 0 {
+			t.Fatalf("limit %d: kept lines are not the newest ones: %q", limit, got)
+		}
+		if n > 0 && kept[len(kept)-1] != itemLine(items[19], 0) {
+			t.Fatalf("limit %d: the newest message is not last: %q", limit, got)
 		}
 		// One more line would not have fitted.
-		more := strings.Join(lines[:n+2], "\n")
-		if n+1 < 20 {
-			more += "\n" + fmt.Sprintf("… [cut: %d more messages; run `st message ls`]", 19-n)
-		}
-		if len(more) <= limit {
-			t.Fatalf("limit %d: kept %d lines, one more fits", limit, n)
+		if n+1 <= 20 {
+			more := len(got) + 1 + len(lines[20-n])
+			if n+1 == 20 {
+				more -= 1 + len(olderLeftOut(20-n))
+			} else {
+				more += len(olderLeftOut(19-n)) - len(olderLeftOut(20-n))
+			}
+			if more <= limit {
+				t.Fatalf("limit %d: kept %d lines, one more fits", limit, n)
+			}
 		}
 	}
 }
@@ -220,7 +231,7 @@ func TestInjectedTextWithinBudget(t *testing.T) {
 				data := []byte(now[:nowSize])
 				for _, text := range []string{
 					sessionStartText(opt, budget),
-					codexStartText(opt, nowMD{data, len(data)}, true, items, budget),
+					first(codexStartText(opt, nowMD{data, len(data)}, true, items, budget)),
 				} {
 					if len(text) > budget || !utf8.ValidString(text) {
 						t.Fatalf("now %d, %d items, budget %d: %d bytes", nowSize, n, budget, len(text))
@@ -229,8 +240,8 @@ func TestInjectedTextWithinBudget(t *testing.T) {
 						t.Fatalf("now %d, %d items, budget %d: no cut marker", nowSize, n, budget)
 					}
 				}
-				if full := codexStartText(opt, nowMD{data, len(data)}, true, items, math.MaxInt); len(full) <= budget {
-					if got := codexStartText(opt, nowMD{data, len(data)}, true, items, budget); got != full {
+				if full, _ := codexStartText(opt, nowMD{data, len(data)}, true, items, math.MaxInt); len(full) <= budget {
+					if got, _ := codexStartText(opt, nowMD{data, len(data)}, true, items, budget); got != full {
 						t.Fatalf("now %d, %d items, budget %d: cut a text that fits", nowSize, n, budget)
 					}
 				}
@@ -238,3 +249,5 @@ func TestInjectedTextWithinBudget(t *testing.T) {
 		}
 	}
 }
+
+func first(s string, _ int) string { return s }

@@ -123,6 +123,10 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		checkStore(*opt.Store, fail, w)
 	}
 	for _, h := range ours {
+		if oldSessionStart(h, opt.StBin) {
+			fail("%s: %s: %s", h.Event, h.Command, oldSessionStartFix)
+			continue
+		}
 		ms, problem := fire(h, opt)
 		if problem != "" {
 			fail("%s: %s (%d ms): %s", h.Event, h.Command, ms, problem)
@@ -234,9 +238,8 @@ func fire(h Handler, opt DoctorOptions) (ms int64, problem string) {
 // judge checks a fired hook's exit code and output.
 func judge(event, command string, code int, stdout, stderr []byte, root string) string {
 	want := 0
-	asJSON := strings.Contains(command, "--json")
-	if event == SessionStart && !asJSON || event == StopFailure && strings.Contains(command, "--retry") {
-		want = 2 // the wake-up; stop-failure --retry asks for a retry of the sample rate_limit
+	if event == StopFailure && strings.Contains(command, "--retry") {
+		want = 2 // the wake-up: stop-failure --retry asks for a retry of the sample rate_limit
 	}
 	if code != want {
 		return fmt.Sprintf("exit %d, want %d (stderr: %q)", code, want, firstLine(stderr))
@@ -245,12 +248,8 @@ func judge(event, command string, code int, stdout, stderr []byte, root string) 
 		return err.Error()
 	}
 	switch event {
-	case SessionStart:
-		text := string(stderr)
-		if asJSON {
-			text = string(stdout)
-		}
-		if !strings.Contains(text, "Run the st boot ritual") {
+	case SessionStart: // only the --json form is fired (oldSessionStart)
+		if !strings.Contains(string(stdout), "Run the st boot ritual") {
 			return "no boot-ritual line in the output"
 		}
 	case PreCompact:

@@ -32,9 +32,17 @@ type Entry struct {
 	Timeout     int      // seconds; 0 = the harness default
 }
 
+// ClaudeSessionStart is how every install wires SessionStart: in the
+// foreground, with the context as hookSpecificOutput on stdout. Claude
+// Code (2.1.328, e2e/claudecode) puts that into the session's first
+// request; the older async form, exit 2 with the text on stderr, reached
+// the model only in a second, woken turn and was reported as a hook
+// error (DoctorSessionStart fails it).
+var ClaudeSessionStart = Entry{Event: "SessionStart", Hook: SessionStart, Args: []string{"--json", "--inbox"}, Timeout: 5}
+
 // ClaudeEntries are the Claude Code hooks `st hooks install` wires.
 var ClaudeEntries = []Entry{
-	{Event: "SessionStart", Hook: SessionStart, Async: true, AsyncRewake: true},
+	ClaudeSessionStart,
 	{Event: "PreCompact", Hook: PreCompact},
 	{Event: "StopFailure", Hook: StopFailure},
 }

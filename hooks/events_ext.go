@@ -7,13 +7,8 @@ package hooks
 // wires: the session-boundary hooks (stop-failure with --retry, async
 // and rewaking, with room for its longest backoff) plus every issue-6
 // event with its matcher and a timeout.
-//
-// session-start runs in the foreground with --json --inbox: Claude Code
-// (2.1.328, e2e/claudecode) puts its additionalContext into the session's
-// first request, whereas the minimal set's async exit 2 reaches the model
-// only in a second, woken turn and is reported as a hook error.
 var ClaudeAllEntries = []Entry{
-	{Event: "SessionStart", Hook: SessionStart, Args: []string{"--json", "--inbox"}, Timeout: 5},
+	ClaudeSessionStart,
 	{Event: "PreCompact", Hook: PreCompact},
 	{Event: "StopFailure", Hook: StopFailure, Args: []string{"--retry"}, Async: true, AsyncRewake: true, Timeout: 900},
 	{Event: "UserPromptSubmit", Hook: UserPromptSubmit, Timeout: 10},

@@ -72,7 +72,7 @@ func TestFreshNowBounded(t *testing.T) {
 			!strings.Contains(text, "TAIL line") || !strings.Contains(text, "of 1073741824 bytes of now.md cut here") {
 			t.Errorf("budget %d: %d bytes: %q", budget, len(text), text)
 		}
-		text = codexStartText(opt, now, true, nil, budget)
+		text, _ = codexStartText(opt, now, true, nil, budget)
 		if len(text) > budget || !strings.Contains(text, "HEAD line") || !strings.Contains(text, "TAIL line") {
 			t.Errorf("codex, budget %d: %d bytes: %q", budget, len(text), text)
 		}

@@ -74,9 +74,9 @@ var Events = []string{SessionStart, PreCompact, StopFailure, CodexSessionStart, 
 // ExtraEvents lists the issue-6 events in usage order.
 var ExtraEvents = []string{UserPromptSubmit, SubagentStart, PreToolUse, PostToolUse, PostToolUseFailure, Notification, Stop, SessionEnd}
 
-// IsEvent reports whether name is one of Events or ExtraEvents.
+// IsEvent reports whether name is one of Events, ExtraEvents or GitEvents.
 func IsEvent(name string) bool {
-	return slices.Contains(Events, name) || slices.Contains(ExtraEvents, name)
+	return slices.Contains(Events, name) || slices.Contains(ExtraEvents, name) || slices.Contains(GitEvents, name)
 }
 
 // isoSecond formats t as date -u +%Y-%m-%dT%H:%M:%SZ does.

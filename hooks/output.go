@@ -60,9 +60,13 @@ func SystemMessage(msg string) []byte {
 	return encode(output{SystemMessage: capText(msg)})
 }
 
-// Block is a Stop answer that keeps the turn going with reason as the
-// model's next input, plus an optional notice for the user:
-// {"decision":"block","reason":R[,"systemMessage":M]}.
-func Block(reason, systemMessage string) []byte {
-	return encode(output{Decision: "block", Reason: capText(reason), SystemMessage: capText(systemMessage)})
+// StopContext is a Stop answer that keeps the turn going with text for
+// the model, plus an optional notice for the user:
+// {"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":T}[,"systemMessage":M]}.
+// Claude Code (2.1.328, e2e/claudecode) hands the model T once, as a
+// system reminder, and tells the user nothing; {"decision":"block"}
+// would put T in the next request twice and report a hook error.
+func StopContext(text, systemMessage string) []byte {
+	return encode(output{HookSpecificOutput: &hookSpecific{HookEventName: "Stop", AdditionalContext: capText(text)},
+		SystemMessage: capText(systemMessage)})
 }

@@ -664,6 +664,7 @@ func validateOutput(t *testing.T, event string, out []byte) {
 		"PostToolUseFailure": {"additionalContext": true},
 		"UserPromptSubmit":   {"additionalContext": true, "sessionTitle": true, "suppressOriginalPrompt": true},
 		"SubagentStart":      {"additionalContext": true},
+		"Stop":               {"additionalContext": true}, // accepted by 2.1.328 (e2e/claudecode TestStopAnnouncesMidTurnArrival)
 		"SessionStart":       {"additionalContext": true, "initialUserMessage": true, "sessionTitle": true, "watchPaths": true, "reloadSkills": true},
 	}
 	if raw, ok := top["hookSpecificOutput"]; ok {

@@ -125,6 +125,8 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 		return hook{run: stop, readsPayload: true, onStore: true}, true
 	case SessionEnd:
 		return hook{run: sessionEnd, readsPayload: true, onStore: true, createsRoot: true}, true
+	case GitPreCommit:
+		return hook{run: gitPreCommit}, true
 	}
 	return hook{}, false
 }

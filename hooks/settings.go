@@ -225,6 +225,7 @@ func Installed(doc *jsonobj.Object, stBin string) []Handler {
 type Handler struct {
 	Event   string
 	Command string
+	Async   bool // Claude Code's "async": true
 }
 
 // AllHandlers lists every command handler in doc, in file order.
@@ -239,9 +240,11 @@ func AllHandlers(doc *jsonobj.Object) []Handler {
 		for _, g := range v.([]any) {
 			hv, _ := g.(*jsonobj.Object).Get("hooks")
 			for _, h := range hv.([]any) {
-				if cmd, ok := h.(*jsonobj.Object).Get("command"); ok {
+				obj := h.(*jsonobj.Object)
+				if cmd, ok := obj.Get("command"); ok {
 					if s, ok := cmd.(string); ok {
-						out = append(out, Handler{Event: event, Command: s})
+						async, _ := obj.Get("async")
+						out = append(out, Handler{Event: event, Command: s, Async: async == true})
 					}
 				}
 			}

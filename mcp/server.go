@@ -53,6 +53,8 @@ type Config struct {
 	// MaxMessageBytes is the biggest message sent or read
 	// (layout.DefaultMaxMessageBytes when 0).
 	MaxMessageBytes int64
+	// MaxFrame bounds one line from the client; zero means MaxFrameBytes.
+	MaxFrame int
 
 	// Intervals; zero means the default. Tests shorten them.
 	StatusEvery   time.Duration
@@ -66,6 +68,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxMessageBytes <= 0 {
 		c.MaxMessageBytes = layout.DefaultMaxMessageBytes
+	}
+	if c.MaxFrame == 0 {
+		c.MaxFrame = MaxFrameBytes
 	}
 	if c.StatusEvery == 0 {
 		c.StatusEvery = StatusRefreshEvery
@@ -83,6 +88,7 @@ type server struct {
 	cfg      Config
 	mcp      *mcp.Server
 	tap      *tapTransport
+	stdio    *lineTransport
 	ready    chan struct{} // closed once the client has finished its handshake
 	initOnce sync.Once
 
@@ -147,17 +153,16 @@ func (s *server) readyWhenInitialized(next mcp.MethodHandler) mcp.MethodHandler 
 
 // Run serves one client over cfg.In/cfg.Out until the client goes away
 // or ctx ends, then writes "offline" for the agent. It returns nil on
-// every orderly shutdown.
+// every orderly shutdown, and why the transport failed otherwise (a
+// frame over MaxFrame, stdin or stdout failing).
 func Run(ctx context.Context, cfg Config) error {
 	s := newServer(cfg)
 	defer s.offline()
 	if ctx.Err() != nil {
 		return nil // a signal during start-up
 	}
-	s.tap = &tapTransport{inner: &mcp.IOTransport{
-		Reader: io.NopCloser(s.cfg.In),
-		Writer: nopWriteCloser{s.cfg.Out},
-	}}
+	s.stdio = &lineTransport{in: s.cfg.In, out: s.cfg.Out, maxFrame: s.cfg.MaxFrame}
+	s.tap = &tapTransport{inner: s.stdio}
 	ss, err := s.mcp.Connect(ctx, s.tap, nil)
 	if err != nil {
 		return err
@@ -186,7 +191,10 @@ func Run(ctx context.Context, cfg Config) error {
 	refreshing.Wait()
 	s.offline()
 	go ss.Close() // best effort: the process is about to exit
-	return nil
+	if ctx.Err() != nil {
+		return nil
+	}
+	return s.stdio.Err()
 }
 
 // offline writes "offline" once.
@@ -221,7 +229,3 @@ func (s *server) refreshLoop(ctx context.Context) {
 		}
 	}
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

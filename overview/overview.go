@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/smalltalk-go/st/agents"
+	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/message"
@@ -26,6 +27,19 @@ type Overview struct {
 	Inbox    Inbox             `json:"inbox"`
 	Members  []agents.Enriched `json:"members"`
 	Recent   []Activity        `json:"recent"`
+	// Hosts (ours, issue 18) is every host whose st sync reached this
+	// store, with how fresh its data is here (SetFleet); absent without.
+	Hosts []fleet.Host `json:"hosts,omitempty"`
+}
+
+// SetFleet adds the fleet view: each member's host and the host list.
+func SetFleet(o *Overview, f fleet.Fleet) {
+	for i := range o.Members {
+		if h, ok := f.AgentHost(o.Members[i].Identity); ok {
+			o.Members[i].Host = &h
+		}
+	}
+	o.Hosts = f.Hosts
 }
 
 // Inbox summarises the agent's own inbox.
@@ -233,7 +247,17 @@ func Text(o Overview, now time.Time) string {
 			s += "—"
 		}
 		s += waitingNote(m.Waiting, nowMs)
+		if m.Host != nil {
+			s += "  on " + m.Host.Name
+		}
 		line(s)
+	}
+	if len(o.Hosts) > 0 {
+		line("")
+		line("Hosts:")
+		for _, h := range o.Hosts {
+			line("  " + h.Ago(now))
+		}
 	}
 	line("")
 	line("Recent activity:")

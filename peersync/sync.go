@@ -22,7 +22,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
@@ -37,6 +40,10 @@ type Syncer struct {
 	PathEnv   string    // $PATH, searched for rsync
 	Stdout    io.Writer // rsync's own stdout
 	Log       io.Writer // progress lines and rsync's stderr on failure
+	// Host is this machine's fleet.HostName: each sync leaves its record
+	// (package fleet) in the root. Empty: no record.
+	Host string
+	Now  func() time.Time // the clock for records; nil means time.Now
 }
 
 // rsyncExcludes keeps files that are mid-write out of a transfer. They
@@ -56,6 +63,28 @@ var rsyncExcludes = []string{
 	"--exclude=.*[0-9]",
 	"--exclude=.*.??????",
 }
+
+// rsyncSafety keeps what a peer ships from making the local store unsafe
+// (st's store holds only folders and regular files):
+//
+//   - --no-links: no symbolic links at all, not only those --safe-links
+//     calls unsafe: its check reads the link text, so "d/y -> .." plus
+//     "d/x -> y/../.." passes it and still resolves out of the root;
+//   - --no-devices --no-specials: no device nodes (rsync running as root
+//     would create them), FIFOs or sockets, which block or mislead readers;
+//   - --max-size: no file over MaxFileBytes, so a peer cannot fill the
+//     disk with one huge (or sparse) file.
+//
+// rsync says "skipping non-regular file" for each one it leaves out.
+var rsyncSafety = []string{
+	"--no-links",
+	"--no-devices",
+	"--no-specials",
+	"--max-size=" + strconv.FormatInt(MaxFileBytes, 10),
+}
+
+// MaxFileBytes is the largest file st sync copies in either direction.
+const MaxFileBytes = 256 << 20
 
 // Sweep removes the redundant inbox twins under the root (inbox.Sweep).
 func (s *Syncer) Sweep() int {
@@ -78,7 +107,12 @@ func (s *Syncer) Push(spec string) error {
 		return err
 	}
 	from := s.Root + "/"
-	return s.transfer("push", from, target)
+	s.stamp(false, nil)
+	err = s.transfer("push", from, target)
+	if err == nil {
+		s.stamp(true, nil)
+	}
+	return err
 }
 
 // Pull fetches the peer into the root (created if missing): sweep,
@@ -91,7 +125,20 @@ func (s *Syncer) Pull(spec string) error {
 	if err := os.MkdirAll(s.Root, 0o777); err != nil {
 		return err
 	}
-	return s.transfer("pull", target, s.Root+"/")
+	// Agents nobody claims that appear with this pull live elsewhere.
+	s.stamp(false, nil)
+	before := s.unclaimedIDs()
+	err = s.transfer("pull", target, s.Root+"/")
+	var foreign []string
+	for _, id := range s.unclaimedIDs() {
+		if !slices.Contains(before, id) {
+			foreign = append(foreign, id)
+		}
+	}
+	if err == nil || len(foreign) > 0 {
+		s.stamp(err == nil, foreign)
+	}
+	return err
 }
 
 func (s *Syncer) resolve(spec string) (string, error) {
@@ -116,7 +163,7 @@ func (s *Syncer) transfer(stage, from, to string) error {
 		map[string]any{"stage": stage, "exitCode": code, "stderr": stderr})
 }
 
-// rsync runs "rsync -a <excludes> from to" with stdout passed through
+// rsync runs "rsync -a <safety> <excludes> from to" with stdout passed through
 // and stderr captured. The exit code is -1 when rsync died from a signal
 // and 127 when it could not be started.
 func (s *Syncer) rsync(from, to string) (code int, stderr string) {
@@ -124,7 +171,7 @@ func (s *Syncer) rsync(from, to string) (code int, stderr string) {
 	if err != nil {
 		return 127, "rsync is not installed (not found in PATH); st sync needs it: install rsync (e.g. apt-get install rsync)\n"
 	}
-	args := append([]string{"-a"}, rsyncExcludes...)
+	args := append(append([]string{"-a"}, rsyncSafety...), rsyncExcludes...)
 	cmd := exec.Command(bin, append(args, from, to)...)
 	var errBuf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = s.Stdout, &errBuf

@@ -11,29 +11,9 @@ import (
 // agentsCmd lists the agents of the store (alias members, ★9). It never
 // resolves an agent and never writes.
 type agentsCmd struct {
-	Status string `predict:"offline,available,busy,away,dnd,unknown" help:"only agents in this state"`
-	JSON   bool   `name:"json" help:"machine-readable array"`
-	Enrich bool   `help:"(with --json) add inbox counts and last activity"`
-}
-
-func (c *agentsCmd) help(a *app) string {
-	return named(`usage: {NAME} agents [--status STATE] [--json [--enrich]]
-
-  Enumerate every agent under $ST_ROOT — i.e. any sub-folder
-  with at least one of inbox/ or archive/. Sorted alphabetically.
-  Plain read; does not mutate state.
-
-  --status STATE   only agents in STATE (available|busy|away|dnd|offline).
-  --json           machine-readable array.
-  --enrich         (with --json) add inbox counts + last-activity.
-
-  Examples:
-    {NAME} agents                      # id / status / name, tab-separated
-    {NAME} agents --status available   # only agents marked available
-    {NAME} agents --json --enrich      # rich JSON (inbox + activity)
-
-  Note: `+"`{NAME} members`"+` is the deprecated alias of this verb.
-`, a.name)
+	Status string `placeholder:"STATE" predict:"offline,available,busy,away,dnd,unknown" help:"only agents in this state (default: all)"`
+	JSON   bool   `name:"json" help:"print a JSON array"`
+	Enrich bool   `help:"with --json, add each agent's inbox count and last activity"`
 }
 
 func (c *agentsCmd) Run(a *app) error {
@@ -43,6 +23,8 @@ func (c *agentsCmd) Run(a *app) error {
 	t := a.tree()
 	defer t.Close()
 	list := agents.List(t, a.now(), agents.Options{Status: c.Status})
+	f := a.fleet(t)
+	agents.SetHosts(list, f)
 	if c.JSON {
 		var v any = list
 		if c.Enrich {
@@ -56,8 +38,29 @@ func (c *agentsCmd) Run(a *app) error {
 		if ag.Name != nil {
 			name = *ag.Name
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", ag.Identity, ag.Status, name)
+		fmt.Fprintf(&b, "%s\t%s\t%s", ag.Identity, ag.Status, name)
+		if ag.Host != nil { // a fourth column once st sync has claimed it
+			fmt.Fprintf(&b, "\t%s", ag.Host.Ago(a.now()))
+		}
+		b.WriteByte('\n')
 	}
 	_, err := fmt.Fprint(a.stdout, b.String())
 	return err
+}
+
+// Help is agents' paragraph.
+func (agentsCmd) Help() string {
+	return `An agent is any folder of the store with an inbox/ or archive/. Each line
+shows the name, the status and the display name, separated by tabs, sorted
+by name; once st sync has run, a fourth column names the host the agent
+lives on and when its data here was last synced (STALE when too long ago).
+members is an older name for this verb.`
+}
+
+func (agentsCmd) examples() []example {
+	return []example{
+		{"everyone in the store", "st agents"},
+		{"who is free to take work", "st agents --status available"},
+		{"inbox counts and last activity for a script", "st agents --json --enrich"},
+	}
 }

@@ -13,16 +13,13 @@ import (
 // are completed like any other verb. Upstream reads only the first
 // argument, so after the shell everything is ignored, -h included.
 type completionsCmd struct {
-	Fish completionsFishCmd `cmd:"" help:"fish completion script" loose:"" nohelp:""`
-	Bash completionsBashCmd `cmd:"" help:"bash completion script" loose:"" nohelp:""`
-	Zsh  completionsZshCmd  `cmd:"" help:"zsh completion script" loose:"" nohelp:""`
+	Fish completionsFishCmd `cmd:"" help:"print the fish completion script" loose:"" nohelp:""`
+	Bash completionsBashCmd `cmd:"" help:"print the bash completion script" loose:"" nohelp:""`
+	Zsh  completionsZshCmd  `cmd:"" help:"print the zsh completion script" loose:"" nohelp:""`
 }
 
 func init() {
 	groups["completions"] = group{
-		usage:      completionsUsage,
-		helpWords:  []string{"-h", "--help"},
-		helpStdout: true,
 		noVerbCode: exitUsage,
 		unknown: func(a *app, v string) string {
 			return fmt.Sprintf("%s completions: unknown shell: %s\n\n", a.name, v)
@@ -31,35 +28,12 @@ func init() {
 	}
 }
 
-func completionsUsage(a *app) string {
-	return named(`usage: {NAME} completions <shell>
-
-Print a shell completion script to stdout.
-
-Shells:
-  fish
-  bash
-  zsh
-
-Examples:
-  {NAME} completions fish > ~/.config/fish/completions/{NAME}.fish
-  {NAME} completions bash > /etc/bash_completion.d/{NAME}
-  {NAME} completions zsh  > "${fpath[1]}/_{NAME}"
-`, a.name)
-}
-
 type (
 	completionsFishCmd struct{}
 	completionsBashCmd struct{}
 	completionsZshCmd  struct{}
 )
 
-func (completionsFishCmd) helpToStdout()       {}
-func (completionsBashCmd) helpToStdout()       {}
-func (completionsZshCmd) helpToStdout()        {}
-func (completionsFishCmd) help(a *app) string  { return completionsUsage(a) }
-func (completionsBashCmd) help(a *app) string  { return completionsUsage(a) }
-func (completionsZshCmd) help(a *app) string   { return completionsUsage(a) }
 func (c *completionsFishCmd) Run(a *app) error { return a.printCompletions(fishScript) }
 func (c *completionsBashCmd) Run(a *app) error { return a.printCompletions(bashScript) }
 func (c *completionsZshCmd) Run(a *app) error  { return a.printCompletions(zshScript) }
@@ -382,4 +356,32 @@ func fishWords(words []string) string {
 		q[i] = fishq(w)
 	}
 	return strings.Join(q, " ")
+}
+
+// Help is completions' paragraph.
+func (completionsCmd) Help() string {
+	return `The scripts complete verbs, flags and their values, agent names from the
+store and message filenames from the inbox. They are generated from the
+same command tree as this help, so they always match this build.`
+}
+
+func (completionsFishCmd) examples() []example {
+	return []example{
+		{"install for fish", "st completions fish > ~/.config/fish/completions/{NAME}.fish"},
+		{"try it in the current fish session", "st completions fish | source"},
+	}
+}
+
+func (completionsBashCmd) examples() []example {
+	return []example{
+		{"install for bash, system-wide", "st completions bash > /etc/bash_completion.d/{NAME}"},
+		{"load it in the current bash session", "source <(st completions bash)"},
+	}
+}
+
+func (completionsZshCmd) examples() []example {
+	return []example{
+		{"install for zsh", "st completions zsh > \"${fpath[1]}/_{NAME}\""},
+		{"load it in the current zsh session", "source <(st completions zsh)"},
+	}
 }

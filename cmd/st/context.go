@@ -4,43 +4,46 @@ import "fmt"
 
 // contextCmd groups the restart-context verbs.
 type contextCmd struct {
-	Read   contextReadCmd   `cmd:"" help:"print now.md, the decisions log, or both"`
-	Write  contextWriteCmd  `cmd:"" help:"replace now.md from stdin"`
-	Append contextAppendCmd `cmd:"" help:"append one entry to decisions/"`
+	Read   contextReadCmd   `cmd:"" reads:"ST_ROOT ST_AGENT" help:"print now.md, the decisions log, or both"`
+	Write  contextWriteCmd  `cmd:"" reads:"ST_ROOT ST_AGENT" help:"replace now.md with stdin"`
+	Append contextAppendCmd `cmd:"" reads:"ST_ROOT ST_AGENT" help:"record one decision and why in decisions/"`
 }
 
 func init() {
 	groups["context"] = group{
-		usage:       contextUsage,
-		helpWords:   []string{"-h", "--help"},
 		noVerbCode:  exitUsage,
 		unknown:     func(_ *app, v string) string { return fmt.Sprintf("st context: unknown subcommand: %s\n\n", v) },
 		unknownCode: exitUsage,
 	}
 }
 
-func contextUsage(a *app) string {
-	return named(`usage: {NAME} context <verb> [args...]
+// The verbs' own --help prints the group usage (upstream rejects it).
 
-  read [<identity>] [--decisions | --full]
-                           print now.md (default), decisions/ log, or both.
-                           Absent files print nothing (exit 0) so the
-                           SessionStart hook can `+"`cat`"+` unconditionally.
-  write [<identity>]       whole-file rewrite of now.md from stdin.
-                           Creates the context/ folder if absent.
-  append [<identity>] --decision "<text>" --why "<text>"
-                           append one entry to decisions/ as a new file
-                           named <unix-ms>-<rand6>.md. No file rewrites.
-
-  Layout: $ST_ROOT/<identity>/context/
-           ├── now.md            whole-file, last-write-wins snapshot
-           └── decisions/        one file per entry
-               └── <unix-ms>-<rand6>.md
-  brief-024 (context/ v1): the in-context-state leg of lossless-restart.
-`, a.name)
+// Help is context's paragraph.
+func (contextCmd) Help() string {
+	return `Restart context is what an agent needs to pick up after a restart or a
+compaction: now.md says what it is doing right now (rewritten as work
+moves), decisions/ keeps one file per decision with its reason (only ever
+appended). The session-start hooks feed both back to the agent.`
 }
 
-// The verbs' own --help prints the group usage (upstream rejects it).
-func (c *contextReadCmd) help(a *app) string   { return contextUsage(a) }
-func (c *contextWriteCmd) help(a *app) string  { return contextUsage(a) }
-func (c *contextAppendCmd) help(a *app) string { return contextUsage(a) }
+func (contextReadCmd) examples() []example {
+	return []example{
+		{"what you were doing", "st context read"},
+		{"bob's now.md and every decision", "st context read bob --full"},
+	}
+}
+
+func (contextWriteCmd) examples() []example {
+	return []example{
+		{"replace your now.md", "printf '# now\\nmigrating the billing tables\\n' | st context write"},
+		{"write it from a file", "st context write < now.md"},
+	}
+}
+
+func (contextAppendCmd) examples() []example {
+	return []example{
+		{"record a decision", "st context append --decision 'keep yaml.v3' --why 'the hand reader misread anchors'"},
+		{"record one for another agent", "st context append bob --decision 'pause the rollout' --why 'error rate doubled'"},
+	}
+}

@@ -9,9 +9,9 @@ import (
 )
 
 type contextAppendCmd struct {
-	Decision *string `missing:"--decision requires a value" help:"the decision, one line"`
-	Why      *string `missing:"--why requires a value" help:"why, one line"`
-	Agent    string  `arg:"" optional:"" help:"agent"`
+	Decision *string `placeholder:"TEXT" missing:"--decision requires a value" help:"what was decided, one line (required)"`
+	Why      *string `placeholder:"TEXT" missing:"--why requires a value" help:"the reason, one line (required)"`
+	Agent    string  `arg:"" optional:"" form:"[<identity>]" predict:"@agent" agent:"" help:"whose decisions/ (default: $ST_AGENT)"`
 }
 
 func (c *contextAppendCmd) Run(a *app) error {

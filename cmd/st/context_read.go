@@ -8,9 +8,9 @@ import (
 )
 
 type contextReadCmd struct {
-	Decisions bool   `help:"print the decisions log"`
-	Full      bool   `help:"print now.md and the decisions log"`
-	Agent     string `arg:"" optional:"" help:"agent"`
+	Decisions bool   `help:"print the decisions log instead of now.md"`
+	Full      bool   `help:"print now.md, then the decisions log"`
+	Agent     string `arg:"" optional:"" form:"[<identity>]" predict:"@agent" agent:"" help:"whose context (default: $ST_AGENT)"`
 }
 
 func (c *contextReadCmd) Run(a *app) error {

@@ -10,7 +10,7 @@ import (
 )
 
 type contextWriteCmd struct {
-	Agent string `arg:"" optional:"" help:"agent"`
+	Agent string `arg:"" optional:"" form:"[<identity>]" predict:"@agent" agent:"" help:"whose now.md (default: $ST_AGENT)"`
 }
 
 func (c *contextWriteCmd) Run(a *app) error {

@@ -29,12 +29,13 @@ func run(a *app) (code int) {
 func (a *app) dispatch() error {
 	args := a.args
 	if len(args) == 0 {
-		return &usageError{topUsage(a.name), exitUsage}
+		return &usageError{a.topUsage(), exitUsage}
 	}
 	switch args[0] {
-	case "help", "--help", "-h":
-		fmt.Fprint(a.stdout, topUsage(a.name))
-		return nil
+	case "--help", "-h":
+		return a.printTopHelp()
+	case "help":
+		return a.helpFor(args[1:])
 	case "--version":
 		fmt.Fprintf(a.stdout, "%s %s\n", a.name, version())
 		return nil
@@ -64,12 +65,12 @@ func newParser(a *app, grammar any) (*kong.Kong, error) {
 func (a *app) unknownVerb(verb string, rest []string) error {
 	if slices.Contains(flatVerbs, verb) {
 		return &usageError{fmt.Sprintf("%s: unknown subcommand: %s. Did you mean `%s message %s`?\n\n%s",
-			a.name, verb, a.name, verb, topUsage(a.name)), exitUsage}
+			a.name, verb, a.name, verb, a.topUsage()), exitUsage}
 	}
 	if code, ok := a.runPlugin(verb, rest); ok {
 		return exitCode(code)
 	}
-	return &usageError{fmt.Sprintf("%s: unknown subcommand: %s\n\n%s", a.name, verb, topUsage(a.name)), exitUsage}
+	return &usageError{fmt.Sprintf("%s: unknown subcommand: %s\n\n%s", a.name, verb, a.topUsage()), exitUsage}
 }
 
 // walk descends from node through sub-verbs to a leaf command and runs it.
@@ -82,22 +83,17 @@ func (a *app) walk(parser *kong.Kong, node *kong.Node, path, args []string) erro
 		if node.DefaultCmd != nil {
 			return a.walk(parser, node.DefaultCmd, append(path, node.DefaultCmd.Name), args)
 		}
-		return &usageError{g.usage(a), g.noVerbCode}
+		return &usageError{verbHelp(a.name, node), g.noVerbCode}
 	}
-	if slices.Contains(g.helpWords, args[0]) {
-		if g.helpStdout {
-			fmt.Fprint(a.stdout, g.usage(a))
-		} else {
-			fmt.Fprint(a.stderr, g.usage(a))
-		}
-		return nil
+	if isHelpWord(args[0]) {
+		return a.printHelp(node)
 	}
 	next := child(node, args[0])
 	if next == nil || next.Hidden {
 		if node.DefaultCmd != nil {
 			return a.walk(parser, node.DefaultCmd, append(path, node.DefaultCmd.Name), args)
 		}
-		return &usageError{g.unknown(a, args[0]) + g.usage(a), g.unknownCode}
+		return &usageError{g.unknown(a, args[0]) + verbHelp(a.name, node), g.unknownCode}
 	}
 	return a.walk(parser, next, append(path, next.Name), args[1:])
 }
@@ -129,32 +125,65 @@ func (a *app) runLeaf(parser *kong.Kong, node *kong.Node, path, args []string) e
 	return kctx.Run(a)
 }
 
-// helper is implemented by commands with their own help text.
-type helper interface{ help(a *app) string }
+// isHelpWord reports whether arg asks a group for its help.
+func isHelpWord(arg string) bool { return arg == "help" || arg == "-h" || arg == "--help" }
 
-// stdoutHelper marks commands whose help goes to stdout.
-type stdoutHelper interface{ helpToStdout() }
-
+// printHelp prints a command's help on stdout (st-compat.md Appendix A).
+// node may come from the narrowed model, so the help is rendered from the
+// same command in the whole tree.
 func (a *app) printHelp(node *kong.Node) error {
-	cmd := node.Target.Addr().Interface()
-	h, ok := cmd.(helper)
-	if !ok {
-		return fmt.Errorf("internal error: no help for %s", node.Name)
+	var path []string
+	for n := node; n.Parent != nil; n = n.Parent {
+		path = append([]string{n.Name}, path...)
 	}
-	if _, ok := cmd.(stdoutHelper); ok {
-		fmt.Fprint(a.stdout, h.help(a))
-	} else {
-		fmt.Fprint(a.stderr, h.help(a))
+	root, err := fullModel(a)
+	if err != nil {
+		return err
 	}
-	return nil
+	if full := helpTarget(root, path); full != nil {
+		node = full
+	}
+	_, err = fmt.Fprint(a.stdout, verbHelp(a.name, node))
+	return err
+}
+
+func (a *app) printTopHelp() error {
+	root, err := fullModel(a)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(a.stdout, topHelp(a.name, root))
+	return err
+}
+
+// topUsage is the top-level help, for usage errors.
+func (a *app) topUsage() string {
+	root, err := fullModel(a)
+	if err != nil {
+		return err.Error() + "\n"
+	}
+	return topHelp(a.name, root)
+}
+
+// helpFor answers `st help [<verb>...]`.
+func (a *app) helpFor(path []string) error {
+	if len(path) == 0 {
+		return a.printTopHelp()
+	}
+	root, err := fullModel(a)
+	if err != nil {
+		return err
+	}
+	n := helpTarget(root, path)
+	if n == nil {
+		return &usageError{fmt.Sprintf("%s: no such verb: %s\n\n%s", a.name, strings.Join(path, " "), topHelp(a.name, root)), exitUsage}
+	}
+	return a.printHelp(n)
 }
 
 // group says how a verb with sub-verbs reacts to a missing, help or
 // unknown sub-verb; upstream differs per group.
 type group struct {
-	usage       func(a *app) string
-	helpWords   []string
-	helpStdout  bool
 	noVerbCode  int
 	unknown     func(a *app, verb string) string // the line(s) before the usage
 	unknownCode int

@@ -10,8 +10,8 @@ import (
 )
 
 type eventsPruneCmd struct {
-	OlderThan *string `name:"older-than" missing:"--older-than requires a duration" help:"age of the logs to remove (default 30d)"`
-	Agent     string  `arg:"" optional:"" help:"agent (default: every agent)"`
+	OlderThan *string `name:"older-than" placeholder:"DURATION" missing:"--older-than requires a duration" help:"delete logs last written longer ago than this, e.g. 12h, 7d (default 30d)"`
+	Agent     string  `arg:"" optional:"" form:"[<identity>]" predict:"@agent" help:"whose logs (default: every agent's)"`
 }
 
 func (c *eventsPruneCmd) Run(a *app) error {

@@ -21,11 +21,11 @@ import (
 const followPoll = time.Second
 
 type eventsShowCmd struct {
-	Session *string `missing:"--session requires a value" help:"only this session"`
-	Since   *string `missing:"--since requires a duration" help:"only events newer than this"`
-	JSON    bool    `name:"json" help:"print the raw JSON lines"`
-	Follow  bool    `help:"keep printing new events"`
-	Agent   string  `arg:"" optional:"" help:"agent"`
+	Session *string `placeholder:"ID" missing:"--session requires a value" help:"only this session (default: every session)"`
+	Since   *string `placeholder:"DURATION" missing:"--since requires a duration" help:"only events newer than this, e.g. 30m, 2h, 1.5h, 7d (default: all)"`
+	JSON    bool    `name:"json" help:"print the stored JSON lines unchanged"`
+	Follow  bool    `help:"keep printing events as they are written"`
+	Agent   string  `arg:"" optional:"" form:"[<identity>]" predict:"@agent" agent:"" help:"whose events (default: $ST_AGENT)"`
 }
 
 func (c *eventsShowCmd) Run(a *app) error {

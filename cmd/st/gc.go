@@ -21,28 +21,15 @@ import (
 
 // gcCmd groups the tombstone garbage collector (only "serve").
 type gcCmd struct {
-	Serve gcServeCmd `cmd:"" help:"sweep the store root on an interval" extra:"unknown flag: %s"`
+	Serve gcServeCmd `cmd:"" reads:"ST_ROOT" help:"sweep the store on an interval" extra:"unknown flag: %s"`
 }
 
 func init() {
 	groups["gc"] = group{
-		usage:       gcUsage,
-		helpWords:   []string{"-h", "--help"},
 		noVerbCode:  exitError,
 		unknown:     func(_ *app, v string) string { return "unknown subcommand: " + v + "\n" },
 		unknownCode: exitError,
 	}
-}
-
-func gcUsage(a *app) string {
-	return named(`usage: {NAME} gc serve [--root PATH] [--interval S] [--once]
-
-  serve  run the tombstone garbage-collector: sweep the bus root every
-         --interval seconds (default 2) to enforce archive-as-tombstone,
-         so a resurrected inbox copy is removed within one cycle. Runs
-         until SIGINT/SIGTERM. --once runs a single sweep and exits.
-         --root defaults to $ST_ROOT.
-`, a.name)
 }
 
 // gc serve timing: the default cadence, and a floor so a tiny interval
@@ -55,12 +42,10 @@ const (
 // gcServeCmd is "gc serve": sweep the root every interval until
 // SIGINT/SIGTERM, or once.
 type gcServeCmd struct {
-	Root     *string `missing:"--root requires a value" help:"store root (default $ST_ROOT)"`
-	Interval *string `missing:"--interval requires a value" help:"seconds between sweeps (default 2)"`
+	Root     *string `placeholder:"PATH" missing:"--root requires a value" help:"the store to sweep (default: $ST_ROOT)"`
+	Interval *string `placeholder:"S" missing:"--interval requires a value" help:"seconds between sweeps, fractions allowed (default 2)"`
 	Once     bool    `help:"sweep once and exit"`
 }
-
-func (c *gcServeCmd) help(a *app) string { return gcUsage(a) }
 
 func (c *gcServeCmd) Run(a *app) error {
 	interval := gcDefaultInterval
@@ -146,4 +131,26 @@ func jsNumber(s string) (float64, bool) {
 		return 0, false
 	}
 	return f, true
+}
+
+// Help is gc's paragraph.
+func (gcCmd) Help() string {
+	return `A sync can bring back the inbox copy of a message that was archived
+elsewhere; gc removes such copies so they are not read twice.`
+}
+
+func (gcCmd) examples() []example { return gcServeCmd{}.examples() }
+
+// Help is gc serve's paragraph.
+func (gcServeCmd) Help() string {
+	return `Removes every inbox file whose archived copy exists, then repeats every
+--interval seconds until SIGINT or SIGTERM. Run it beside a sync job, or let
+a supervisor host it.`
+}
+
+func (gcServeCmd) examples() []example {
+	return []example{
+		{"keep the store clean while syncs run", "st gc serve"},
+		{"one sweep of another store", "st gc serve --root /srv/smalltalk --once"},
+	}
 }

@@ -17,44 +17,32 @@ import (
 // loose: a typo in a settings file must never turn into exit 2 or stderr
 // noise, so unknown flags and extra arguments are ignored.
 type hookCmd struct {
-	SessionStart      hookSessionStartCmd      `cmd:"" loose:"" help:"Claude Code SessionStart: now.md + boot-ritual reminder"`
-	PreCompact        hookPreCompactCmd        `cmd:"" loose:"" help:"Claude Code PreCompact: make sure now.md holds state"`
-	StopFailure       hookStopFailureCmd       `cmd:"" loose:"" help:"Claude Code StopFailure: status + operator message"`
-	CodexSessionStart hookCodexSessionStartCmd `cmd:"" loose:"" help:"Codex SessionStart: now.md + unread inbox"`
-	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" help:"Codex Stop: inbox arrivals since the last check"`
+	SessionStart      hookSessionStartCmd      `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S" help:"Claude Code SessionStart: feed back now.md and the start-of-session reminder"`
+	PreCompact        hookPreCompactCmd        `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_PRECOMPACT_TIMEOUT_S ST_PRECOMPACT_FRESH_S" help:"Claude Code PreCompact: make sure now.md holds the current state"`
+	StopFailure       hookStopFailureCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR ST_STOPFAILURE_WINDOW_S ST_CONFIG" help:"Claude Code StopFailure: set the status and tell the operator"`
+	CodexSessionStart hookCodexSessionStartCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S" help:"Codex SessionStart: feed back now.md and the unread inbox"`
+	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS XDG_STATE_HOME" help:"Codex Stop: report messages that arrived since the last check"`
 
 	// Issue 6 (hook_events.go).
-	UserPromptSubmit   hookUserPromptSubmitCmd   `cmd:"" loose:"" help:"Claude Code UserPromptSubmit: context-fill and flush reminders"`
-	SubagentStart      hookSubagentStartCmd      `cmd:"" loose:"" help:"Claude Code SubagentStart: the subagent report contract"`
-	PreToolUse         hookPreToolUseCmd         `cmd:"" loose:"" help:"Claude Code PreToolUse: reservations, deny rules, large-Read advisory"`
-	PostToolUse        hookPostToolUseCmd        `cmd:"" loose:"" help:"Claude Code PostToolUse: event log"`
-	PostToolUseFailure hookPostToolUseFailureCmd `cmd:"" loose:"" help:"Claude Code PostToolUseFailure: thrash detection"`
-	Notification       hookNotificationCmd       `cmd:"" loose:"" help:"Claude Code Notification: tell the operator who waits"`
-	Stop               hookStopCmd               `cmd:"" loose:"" help:"Claude Code Stop: inbox arrivals since the last check"`
-	SessionEnd         hookSessionEndCmd         `cmd:"" loose:"" help:"Claude Code SessionEnd: status offline"`
+	UserPromptSubmit   hookUserPromptSubmitCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET" help:"Claude Code UserPromptSubmit: remind the agent when its context fills up"`
+	SubagentStart      hookSubagentStartCmd      `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code SubagentStart: tell a subagent how to report back"`
+	PreToolUse         hookPreToolUseCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PreToolUse: refuse edits under others' reservations, apply deny rules, warn before large reads"`
+	PostToolUse        hookPostToolUseCmd        `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PostToolUse: log the tool run"`
+	PostToolUseFailure hookPostToolUseFailureCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PostToolUseFailure: notice a tool failing again and again"`
+	Notification       hookNotificationCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR" help:"Claude Code Notification: tell the operator the agent waits"`
+	Stop               hookStopCmd               `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS CLAUDE_CODE_SESSION_ID" help:"Claude Code Stop: report messages that arrived during the turn"`
+	SessionEnd         hookSessionEndCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code SessionEnd: set the status to offline"`
+
+	// Issue 19 (hook_git.go).
+	GitPreCommit hookGitPreCommitCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"git pre-commit: refuse a commit touching another agent's reservation"`
 }
 
 func init() {
 	groups["hook"] = group{
-		usage:       hookUsage,
-		helpWords:   []string{"-h", "--help"},
 		noVerbCode:  exitError,
 		unknown:     func(a *app, v string) string { return fmt.Sprintf("%s hook: unknown event: %s\n\n", a.name, v) },
 		unknownCode: exitError,
 	}
-}
-
-func hookUsage(a *app) string {
-	return named(`usage: {NAME} hook <event>
-
-  Run one agent-integration hook in process (wired by `+"`{NAME} hooks path`"+`).
-
-  session-start         Claude Code SessionStart: now.md + boot-ritual reminder
-  pre-compact           Claude Code PreCompact: make sure now.md holds state
-  stop-failure          Claude Code StopFailure: status + operator message
-  codex-session-start   Codex SessionStart: now.md + unread inbox
-  codex-stop            Codex Stop: inbox arrivals since the last check
-`+hookEventsUsage, a.name)
 }
 
 type hookSessionStartCmd struct {
@@ -79,12 +67,6 @@ func (c *hookCodexSessionStartCmd) Run(a *app) error {
 	return a.runHook(hooks.CodexSessionStart, hooks.Options{})
 }
 func (c *hookCodexStopCmd) Run(a *app) error { return a.runHook(hooks.CodexStop, hooks.Options{}) }
-
-func (c *hookSessionStartCmd) help(a *app) string      { return hookUsage(a) }
-func (c *hookPreCompactCmd) help(a *app) string        { return hookUsage(a) }
-func (c *hookStopFailureCmd) help(a *app) string       { return hookUsage(a) }
-func (c *hookCodexSessionStartCmd) help(a *app) string { return hookUsage(a) }
-func (c *hookCodexStopCmd) help(a *app) string         { return hookUsage(a) }
 
 // fastHook runs `st hook <event> …` without building the kong model, the
 // largest cost of a hook process after the Go runtime's start. It takes
@@ -151,5 +133,35 @@ func (a *app) resolveHook(opt *hooks.Options) {
 	opt.TestPanic = a.env.Get("ST_HOOK_TEST_PANIC") == "1"
 	if ms, err := strconv.ParseFloat(strings.TrimSpace(a.env.Get("ST_HOOK_TEST_DELAY_MS")), 64); err == nil && ms > 0 {
 		opt.TestDelay = time.Duration(ms * float64(time.Millisecond))
+	}
+}
+
+// Help is hook's paragraph.
+func (hookCmd) Help() string {
+	return `Claude Code and Codex run these with a JSON payload on stdin once
+"{NAME} hooks install" has wired them; they are not meant to be typed. A hook
+never fails the client: with no agent set, a bad payload or an error it
+exits 0 and prints nothing, and "{NAME} hooks doctor" explains why.`
+}
+
+// hookExamples are the two examples every event shows: the wired call,
+// and a call by hand with a small payload.
+func hookExamples(event string) []example {
+	return []example{
+		{"what the client runs, with its JSON payload on stdin", "st hook " + event + " < payload.json"},
+		{"try it by hand as alice", `echo '{"session_id":"test"}' | ST_AGENT=alice st hook ` + event},
+	}
+}
+
+func (hookSessionStartCmd) examples() []example      { return hookExamples("session-start --json") }
+func (hookPreCompactCmd) examples() []example        { return hookExamples("pre-compact") }
+func (hookStopFailureCmd) examples() []example       { return hookExamples("stop-failure") }
+func (hookCodexSessionStartCmd) examples() []example { return hookExamples("codex-session-start") }
+func (hookCodexStopCmd) examples() []example         { return hookExamples("codex-stop") }
+
+func (hookCmd) examples() []example {
+	return []example{
+		{"wire the hooks rather than calling them", "st hooks install --all"},
+		{"run one by hand with a small payload", `echo '{"session_id":"test"}' | ST_AGENT=alice st hook session-start`},
 	}
 }

@@ -38,24 +38,11 @@ func (c *hookStopCmd) Run(a *app) error {
 }
 func (c *hookSessionEndCmd) Run(a *app) error { return a.runHook(hooks.SessionEnd, hooks.Options{}) }
 
-func (c *hookUserPromptSubmitCmd) help(a *app) string   { return hookUsage(a) }
-func (c *hookSubagentStartCmd) help(a *app) string      { return hookUsage(a) }
-func (c *hookPreToolUseCmd) help(a *app) string         { return hookUsage(a) }
-func (c *hookPostToolUseCmd) help(a *app) string        { return hookUsage(a) }
-func (c *hookPostToolUseFailureCmd) help(a *app) string { return hookUsage(a) }
-func (c *hookNotificationCmd) help(a *app) string       { return hookUsage(a) }
-func (c *hookStopCmd) help(a *app) string               { return hookUsage(a) }
-func (c *hookSessionEndCmd) help(a *app) string         { return hookUsage(a) }
-
-// hookEventsUsage is the usage block of these events (after the
-// session-boundary ones).
-const hookEventsUsage = `  user-prompt-submit    Claude Code UserPromptSubmit: context-fill and flush reminders
-  subagent-start        Claude Code SubagentStart: the subagent report contract
-  pre-tool-use          Claude Code PreToolUse: reservations, deny rules, large-Read advisory
-  post-tool-use         Claude Code PostToolUse: event log
-  post-tool-use-failure Claude Code PostToolUseFailure: thrash detection
-  notification          Claude Code Notification: tell the operator who waits
-  stop [--timestamp]    Claude Code Stop: inbox arrivals since the last check (--timestamp: local time)
-  session-end           Claude Code SessionEnd: status offline
-  stop-failure --retry  also retry transient API errors with backoff (asyncRewake)
-`
+func (hookUserPromptSubmitCmd) examples() []example   { return hookExamples("user-prompt-submit") }
+func (hookSubagentStartCmd) examples() []example      { return hookExamples("subagent-start") }
+func (hookPreToolUseCmd) examples() []example         { return hookExamples("pre-tool-use") }
+func (hookPostToolUseCmd) examples() []example        { return hookExamples("post-tool-use") }
+func (hookPostToolUseFailureCmd) examples() []example { return hookExamples("post-tool-use-failure") }
+func (hookNotificationCmd) examples() []example       { return hookExamples("notification") }
+func (hookStopCmd) examples() []example               { return hookExamples("stop --timestamp") }
+func (hookSessionEndCmd) examples() []example         { return hookExamples("session-end") }

@@ -13,66 +13,25 @@ import (
 
 // hooksCmd prints, installs, removes and checks the hook wiring.
 type hooksCmd struct {
-	Path      hooksPathCmd      `cmd:"" help:"print the hook commands and the config to install them" extra:"unknown flag: %s"`
-	Install   hooksInstallCmd   `cmd:"" help:"merge st's hooks into a settings file"`
-	Uninstall hooksUninstallCmd `cmd:"" help:"remove st's hooks from a settings file"`
-	Doctor    hooksDoctorCmd    `cmd:"" help:"check and fire the installed hooks"`
+	Path      hooksPathCmd      `cmd:"" reads:"PATH" help:"print the hook commands and the config that wires them" extra:"unknown flag: %s"`
+	Install   hooksInstallCmd   `cmd:"" reads:"HOME PATH" help:"add st's hooks to a Claude Code or Codex settings file"`
+	Uninstall hooksUninstallCmd `cmd:"" reads:"HOME" help:"remove st's hooks from a settings file"`
+	Doctor    hooksDoctorCmd    `cmd:"" reads:"ST_ROOT ST_AGENT HOME" help:"check the installed hooks, the store and the agent name, and run each hook once"`
 }
 
 func init() {
 	// Upstream: no sub → usage rc 1; unknown sub → unprefixed
 	// "unknown subcommand: X" + usage, rc 1 (st-compat.md §6.17).
 	groups["hooks"] = group{
-		usage:       hooksUsage,
-		helpWords:   []string{"-h", "--help"},
 		noVerbCode:  exitError,
 		unknown:     func(_ *app, v string) string { return fmt.Sprintf("unknown subcommand: %s\n", v) },
 		unknownCode: exitError,
 	}
 }
 
-func hooksUsage(a *app) string {
-	return named(`usage: {NAME} hooks path [--for claude-code|codex|pi] [--json]
-       {NAME} hooks install [--for claude-code|codex] [--scope user|project|local]
-                      [--settings FILE] [--dry-run] [--all]
-       {NAME} hooks uninstall [--for claude-code|codex] [--scope user|project|local]
-                      [--settings FILE] [--dry-run]
-       {NAME} hooks doctor [--settings FILE]
-
-  Print where st's agent-integration hook scripts live and the exact
-  config to install them. READ-ONLY: prints only, modifies nothing, never
-  auto-installs. --for selects the runtime family (default claude-code).
-  --json emits a machine-readable form (for tools like convoy doctor).
-
-  install merges st's hooks (`+"`{NAME} hook <event>`"+`, with this binary's
-  absolute path) into a settings file, keeping every other key and hook,
-  with a backup of the previous file in <file>.st-backup; running it
-  again changes nothing. uninstall removes exactly st's hooks. Scopes
-  (claude-code): user ~/.claude/settings.json, project
-  .claude/settings.json, local .claude/settings.local.json (default);
-  codex: user ~/.codex/hooks.json (default), project .codex/hooks.json.
-  --dry-run prints the resulting file instead of writing it. --all
-  (claude-code) wires every st hook: prompts, subagents, tool calls,
-  notifications, stop, session end and stop-failure --retry; without it
-  an install stays minimal.
-
-  doctor lists st's hooks in the settings files that apply (or FILE) and
-  any hook whose command is missing or not executable, fires each of
-  st's hooks with a sample payload against a temporary root, and prints
-  PASS or FAIL with its latency. It also checks that the real store and
-  state folder can be written and that the agent's name is valid. Exit 1
-  if anything failed, after a line counting the problems.
-`, a.name)
-}
-
-func (c *hooksPathCmd) help(a *app) string      { return hooksUsage(a) }
-func (c *hooksInstallCmd) help(a *app) string   { return hooksUsage(a) }
-func (c *hooksUninstallCmd) help(a *app) string { return hooksUsage(a) }
-func (c *hooksDoctorCmd) help(a *app) string    { return hooksUsage(a) }
-
 type hooksPathCmd struct {
-	For  *string `missing:"--for requires a value" predict:"claude-code,codex,pi" help:"claude-code, codex or pi"`
-	JSON bool    `name:"json" help:"machine-readable output"`
+	For  *string `missing:"--for requires a value" predict:"claude-code,codex,pi" help:"the client (default claude-code)"`
+	JSON bool    `name:"json" help:"print one JSON object"`
 }
 
 func (c *hooksPathCmd) Run(a *app) error {
@@ -116,4 +75,45 @@ func (a *app) lookPath(name string) (string, error) {
 		}
 	}
 	return "", fs.ErrNotExist
+}
+
+// Help is hooks' paragraph.
+func (hooksCmd) Help() string {
+	return `st plugs into Claude Code and Codex through hooks: the client runs
+"{NAME} hook <event>" at session start, before a compaction, after a failure
+and so on, and st feeds back the agent's restart context and new messages.
+install writes that wiring into the client's settings; doctor checks it.
+install --for git writes the reservation guard as this repository's
+pre-commit hook (an existing hook is kept as pre-commit.st-chained and runs
+after it); uninstall --for git puts the previous hook back.`
+}
+
+func (hooksPathCmd) examples() []example {
+	return []example{
+		{"the commands and settings for Claude Code", "st hooks path"},
+		{"the Codex wiring, for a script", "st hooks path --for codex --json"},
+	}
+}
+
+func (hooksInstallCmd) examples() []example {
+	return []example{
+		{"wire every st hook into your Claude Code settings", "st hooks install --all"},
+		{"preview the Codex wiring for this project", "st hooks install --for codex --scope project --dry-run"},
+		{"guard this repository's commits against others' reservations", "st hooks install --for git"},
+	}
+}
+
+func (hooksUninstallCmd) examples() []example {
+	return []example{
+		{"remove st's hooks from your Claude Code settings", "st hooks uninstall"},
+		{"remove them from one project's shared settings", "st hooks uninstall --scope project"},
+		{"remove the git guard and put the previous pre-commit hook back", "st hooks uninstall --for git"},
+	}
+}
+
+func (hooksDoctorCmd) examples() []example {
+	return []example{
+		{"check the wiring in your settings", "st hooks doctor"},
+		{"check a settings file elsewhere", "st hooks doctor --settings ../api/.claude/settings.json"},
+	}
 }

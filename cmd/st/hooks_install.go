@@ -10,11 +10,11 @@ import (
 )
 
 type hooksInstallCmd struct {
-	For      *string `missing:"--for requires a value" predict:"claude-code,codex" help:"claude-code or codex"`
-	Scope    *string `missing:"--scope requires a value" predict:"user,project,local" help:"which settings file"`
-	Settings *string `missing:"--settings requires a value" help:"settings file to change"`
-	DryRun   bool    `name:"dry-run" help:"print the result, change nothing"`
-	All      bool    `help:"claude-code: wire every st hook, not just the session-boundary ones"`
+	For      *string `missing:"--for requires a value" predict:"claude-code,codex,git" help:"the client (default claude-code); git: the reservation pre-commit guard of the repository here"`
+	Scope    *string `missing:"--scope requires a value" predict:"user,project,local" help:"user: your own settings; project: the project's shared ones; local: the project's private ones (default user)"`
+	Settings *string `placeholder:"FILE" missing:"--settings requires a value" help:"this settings file instead of the scope's"`
+	DryRun   bool    `name:"dry-run" help:"print the resulting file and change nothing"`
+	All      bool    `help:"Claude Code: every st hook, not only the session-boundary ones"`
 }
 
 type hooksUninstallCmd hooksInstallCmd
@@ -31,6 +31,9 @@ func (c *hooksUninstallCmd) Run(a *app) error {
 
 // changeSettings installs or uninstalls st's hooks in one settings file.
 func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
+	if c.For != nil && *c.For == gitFamily {
+		return a.changeGitGuard(install, c.DryRun) // hooks_git.go
+	}
 	family, err := checkFamily(c.For, installFamilies)
 	if err != nil {
 		return err
@@ -154,7 +157,7 @@ func (a *app) codexHome() string {
 }
 
 type hooksDoctorCmd struct {
-	Settings *string `missing:"--settings requires a value" help:"settings file to check"`
+	Settings *string `placeholder:"FILE" missing:"--settings requires a value" help:"check this settings file (default: the user and project files)"`
 }
 
 func (c *hooksDoctorCmd) Run(a *app) error {

@@ -20,27 +20,11 @@ import (
 // initCmd writes or merges the st entry of .mcp.json in a folder, so a
 // Claude Code session there loads the smalltalk MCP server.
 type initCmd struct {
-	NoChannel bool    `help:"write args without --channel (pull-only host)"`
-	Print     bool    `help:"print the JSON entry to stdout; do not write"`
-	Force     bool    `help:"overwrite a divergent existing entry without prompting"`
-	For       *string `missing:"--for requires a value" predict:"claude-code,codex" help:"claude-code (default) or codex"`
-	Dir       string  `arg:"" optional:"" help:"target folder (default: cwd)"`
-}
-
-func (c *initCmd) help(a *app) string {
-	return named(`usage: {NAME} init [<dir>] [--no-channel] [--print] [--force]
-
-  Write or merge `+"`.mcp.json`"+` in <dir> (default: cwd) so a Claude
-  Code session in that directory loads the smalltalk MCP server.
-
-  --no-channel   Write args without `+"`--channel`"+` (pull-only host).
-  --print        Print the JSON entry to stdout; do not write.
-  --force        Overwrite a divergent existing entry without
-                 prompting. (A byte-identical entry is always a
-                 no-op; unrelated entries are preserved.)
-  --for codex    Print the [mcp_servers.st] table to add to
-                 ~/.codex/config.toml (Codex reads TOML); do not write.
-`, a.name)
+	NoChannel bool    `help:"register the server without --channel (the client polls instead)"`
+	Print     bool    `help:"print the entry instead of writing the file"`
+	Force     bool    `help:"replace a different existing st entry without asking"`
+	For       *string `missing:"--for requires a value" predict:"claude-code,codex" help:"the client (default claude-code); codex prints the config.toml table instead"`
+	Dir       string  `arg:"" optional:"" form:"[<dir>]" help:"the project folder (default: the current folder)"`
 }
 
 // mcpFile is the file init writes in the target folder.
@@ -175,4 +159,20 @@ func (a *app) askYesNo(prompt string) bool {
 		answer = string(data)
 	}
 	return strings.HasPrefix(strings.ToLower(jsstr.TrimSpace(answer)), "y")
+}
+
+// Help is init's paragraph.
+func (initCmd) Help() string {
+	return `Adds an st entry to <dir>/.mcp.json so Claude Code started there loads st's
+tools; other entries are kept, and an identical st entry is left alone.
+Codex reads TOML, so --for codex prints the table to add to
+~/.codex/config.toml.`
+}
+
+func (initCmd) examples() []example {
+	return []example{
+		{"register st in the current project", "st init"},
+		{"see the entry for another project without writing it", "st init ../api --print"},
+		{"the Codex table", "st init --for codex"},
+	}
 }

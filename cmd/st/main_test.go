@@ -116,12 +116,14 @@ func scriptParams(dir string) testscript.Params {
 			}
 			return nil
 		},
+		Condition: sshCondition,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode":   cmdExitcode,
 			"countfiles": cmdCountfiles,
 			"onefile":    cmdOnefile,
 			"age":        cmdAge,
 			"codextrust": cmdCodextrust,
+			"sshd":       cmdSshd,
 		},
 	}
 }

@@ -4,41 +4,33 @@ import "fmt"
 
 // messageCmd groups the message verbs (alias msg).
 type messageCmd struct {
-	Send    messageSendCmd    `cmd:"" help:"send a message"`
-	Reply   messageReplyCmd   `cmd:"" help:"reply to a message's sender"`
-	Ls      messageLsCmd      `cmd:"" help:"list an inbox or archive"`
-	Read    messageReadCmd    `cmd:"" help:"print one message"`
-	Archive messageArchiveCmd `cmd:"" help:"move a message to the archive"`
-	Thread  messageThreadCmd  `cmd:"" help:"print a message's thread"`
+	Send    messageSendCmd    `cmd:"" reads:"ST_ROOT ST_AGENT ST_STDIN_TIMEOUT_MS ST_MAX_MESSAGE_BYTES" help:"deliver a message to an agent's inbox"`
+	Reply   messageReplyCmd   `cmd:"" reads:"ST_ROOT ST_AGENT ST_STDIN_TIMEOUT_MS ST_MAX_MESSAGE_BYTES" help:"answer a message; it goes to the original sender"`
+	Ls      messageLsCmd      `cmd:"" reads:"ST_ROOT ST_AGENT" help:"list the messages in an inbox or archive"`
+	Read    messageReadCmd    `cmd:"" reads:"ST_ROOT ST_AGENT" help:"print one message with its header fields"`
+	Archive messageArchiveCmd `cmd:"" reads:"ST_ROOT ST_AGENT" help:"move a handled message from the inbox to the archive"`
+	Thread  messageThreadCmd  `cmd:"" reads:"ST_ROOT ST_AGENT" help:"print the conversation a message belongs to"`
 }
 
 func init() {
 	groups["message"] = group{
-		usage:       messageUsage,
-		helpWords:   []string{"help", "-h", "--help"},
-		helpStdout:  true,
 		noVerbCode:  exitUsage,
 		unknown:     func(a *app, v string) string { return fmt.Sprintf("%s message: unknown subcommand: %s\n\n", a.name, v) },
 		unknownCode: exitUsage,
 	}
 }
 
-func messageUsage(a *app) string {
-	return named(`usage: {NAME} message <verb> [args...]   (alias: {NAME} msg <verb>)
+// Help is the message group's paragraph.
+func (messageCmd) Help() string {
+	return `A message is one Markdown file with a small frontmatter header. Sending
+links it into the recipient's inbox/ under a new time-ordered filename;
+reading never changes it; archiving moves it to archive/, which also marks
+it as handled everywhere the store is synced.`
+}
 
-  send <to> [-m <body> | --message <body>] [--from ID] [--subject S]
-           [--in-reply-to F] [--tags T,T] [--priority P]
-                                   read body from stdin if -m omitted
-  reply <thread-filename> [-m <body> | --message <body>] [--subject S] [--from ID]
-                                   recipient derived from thread's from:
-  ls [<identity>] [--archive] [--count|--json] [--since UNIX_MS] [--from ID] [--orphans]
-  read [<identity>] <filename> [--raw|--json] [--archive]
-  archive [<identity>] <filename> [--with-attachments]
-  archive trim [<identity>] [--older-than DURATION] [--keep-last N] [--dry-run]
-                                   [--with-attachments]
-  thread [<identity>] <filename> [--tree]
-
-  Example: echo 'hi bob' | {NAME} message send bob --subject hello
-  Tip: run `+"`{NAME} message <verb> --help`"+` for a verb's flags + examples.
-`, a.name)
+func (messageCmd) examples() []example {
+	return []example{
+		{"send bob a message", "st message send bob -m 'tests are green on main'"},
+		{"list your inbox, then read the newest message", "st message ls && st message read $(st message ls | tail -1)"},
+	}
 }

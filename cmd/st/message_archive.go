@@ -14,19 +14,13 @@ import (
 // archives one message (the dispatcher descends to the default child
 // when the next argument is not a child's name).
 type messageArchiveCmd struct {
-	Trim messageTrimCmd `cmd:"" help:"delete old files from the archive"`
-	Move messageMoveCmd `cmd:"" default:"withargs" hidden:"" help:"move a message to the archive"`
+	Trim messageTrimCmd `cmd:"" reads:"ST_ROOT ST_AGENT" help:"delete old files from the archive"`
+	Move messageMoveCmd `cmd:"" default:"withargs" hidden:"" reads:"ST_ROOT ST_AGENT" help:"move a handled message from the inbox to the archive"`
 }
 
 type messageMoveCmd struct {
-	WithAttachments bool     `name:"with-attachments" help:"also archive the message's attachments"`
-	Args            []string `arg:"" optional:"" help:"[<identity>] <filename>"`
-}
-
-func (c *messageMoveCmd) help(a *app) string {
-	return named(`usage: {NAME} message archive [<identity>] <filename> [--with-attachments]
-       {NAME} message archive trim [<identity>] [--older-than DURATION] [--keep-last N] [--dry-run] [--with-attachments]
-`, a.name)
+	WithAttachments bool     `name:"with-attachments" help:"also move the message's attachments"`
+	Args            []string `arg:"" optional:"" form:"[<identity>] <filename>" predict:"@agent-message" agent:"" help:"whose inbox (default: $ST_AGENT) and the message's filename"`
 }
 
 func (c *messageMoveCmd) Run(a *app) error {
@@ -58,4 +52,19 @@ func (c *messageMoveCmd) Run(a *app) error {
 		}
 	}
 	return nil
+}
+
+// Help is message archive's paragraph.
+func (messageArchiveCmd) Help() string {
+	return `Archive a message once you have acted on it: the move is the record that it
+was handled, and sync carries it to every copy of the store, so an archived
+message never comes back. Archiving one that is already archived is not an
+error. archive trim deletes old archived files for good.`
+}
+
+func (messageMoveCmd) examples() []example {
+	return []example{
+		{"archive a message you have handled", "st message archive 1795966371663-k3x9qa.md"},
+		{"archive one of bob's messages with its attachments", "st message archive bob 1795966371663-k3x9qa.md --with-attachments"},
+	}
 }

@@ -15,16 +15,11 @@ import (
 type messageLsCmd struct {
 	Archive bool    `help:"list archive/ instead of inbox/"`
 	Count   bool    `help:"print only the number of matches"`
-	JSON    bool    `name:"json" help:"print a JSON array"`
-	Since   *string `digits:"--since must be a unix-ms integer" missing:"--since must be a unix-ms integer" help:"keep items with ts >= UNIX_MS"`
-	From    *string `help:"keep messages from this agent (outside: outside files)"`
+	JSON    bool    `name:"json" help:"print a JSON array with each message's header fields"`
+	Since   *string `placeholder:"UNIX_MS" digits:"--since must be a unix-ms integer" missing:"--since must be a unix-ms integer" help:"only messages sent at or after this time, in unix milliseconds"`
+	From    *string `placeholder:"ID" predict:"@agent" help:"only messages from this sender (outside: files not written by st)"`
 	Orphans bool    `help:"list attachments whose message is not in the folder"`
-	Agent   string  `arg:"" optional:"" help:"agent"`
-}
-
-func (c *messageLsCmd) help(a *app) string {
-	return named(`usage: {NAME} message ls [<identity>] [--archive] [--count|--json] [--since UNIX_MS] [--from ID] [--orphans]
-`, a.name)
+	Agent   string  `arg:"" optional:"" form:"[<identity>]" predict:"@agent" agent:"" help:"whose folder to list (default: $ST_AGENT)"`
 }
 
 func (c *messageLsCmd) Run(a *app) error {
@@ -113,4 +108,19 @@ func pluralWord(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// Help is message ls's paragraph.
+func (messageLsCmd) Help() string {
+	return `Filenames are printed oldest first, one per line, after a count on stderr;
+they sort by time, so the last line is the newest message. Listing changes
+nothing: a message stays in the inbox until you archive it.`
+}
+
+func (messageLsCmd) examples() []example {
+	return []example{
+		{"list your inbox", "st message ls"},
+		{"count bob's unread messages from alice", "st message ls bob --from alice --count"},
+		{"your archive since a time, as JSON", "st message ls --archive --since 1795966371663 --json"},
+	}
 }

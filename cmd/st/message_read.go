@@ -12,15 +12,10 @@ import (
 )
 
 type messageReadCmd struct {
-	Raw     bool     `help:"print the file verbatim"`
-	JSON    bool     `name:"json" help:"print one JSON object"`
-	Archive bool     `help:"look in archive/ first"`
-	Args    []string `arg:"" optional:"" help:"[<identity>] <filename>"`
-}
-
-func (c *messageReadCmd) help(a *app) string {
-	return named(`usage: {NAME} message read [<identity>] <filename> [--raw|--json] [--archive]
-`, a.name)
+	Raw     bool     `help:"print the file exactly as stored"`
+	JSON    bool     `name:"json" help:"print one JSON object with the header fields and body"`
+	Archive bool     `help:"look in archive/ before inbox/"`
+	Args    []string `arg:"" optional:"" form:"[<identity>] <filename>" predict:"@agent-message" agent:"" help:"whose folder (default: $ST_AGENT) and the message's filename"`
 }
 
 // splitPositionals reads [<identity>] <filename> as read, archive and
@@ -107,4 +102,19 @@ type readJSON struct {
 	Identity string           `json:"identity"`
 	Folder   string           `json:"folder"`
 	Message  inbox.Projection `json:"message"`
+}
+
+// Help is message read's paragraph.
+func (messageReadCmd) Help() string {
+	return `The header fields go to stderr and the body to stdout, so the body can be
+piped on its own. One argument ending in .md is a filename in your own
+folders; inbox/ is searched before archive/ unless --archive is given.
+Reading does not archive the message.`
+}
+
+func (messageReadCmd) examples() []example {
+	return []example{
+		{"read a message from your inbox", "st message read 1795966371663-k3x9qa.md"},
+		{"print one of bob's archived messages as JSON", "st message read bob 1795966371663-k3x9qa.md --archive --json"},
+	}
 }

@@ -10,20 +10,10 @@ import (
 )
 
 type messageReplyCmd struct {
-	Message *string `short:"m" missing:"%s requires a value" help:"the body (else stdin)"`
-	Subject *string `help:"subject (default: re: <original subject>)"`
-	From    string  `help:"sender (default $ST_AGENT)"`
-	Thread  *string `arg:"" optional:"" help:"the message to reply to"`
-}
-
-func (c *messageReplyCmd) help(a *app) string {
-	return named("usage: {NAME} message reply <thread-filename> [-m <body> | --message <body>]\n"+
-		"                                     [--subject S] [--from ID]\n\n"+
-		"  Reply to <thread-filename>. Recipient is derived from the thread's\n"+
-		"  `from:` field; default subject is `re: <original-subject>` (or omitted\n"+
-		"  if the original had no subject). Body source: pass `-m <body>` for\n"+
-		"  inline, or omit and pipe the body via stdin (e.g. `echo ok | {NAME} message reply <fn>`).\n"+
-		"  Don't do both.\n", a.name)
+	Message *string `short:"m" placeholder:"BODY" missing:"%s requires a value" help:"the body; - or no -m reads it from stdin"`
+	Subject *string `placeholder:"S" help:"the subject (default: re: and the original's subject)"`
+	From    string  `placeholder:"ID" agent:"" help:"the sender (default: $ST_AGENT)"`
+	Thread  *string `arg:"" optional:"" form:"<thread-filename>" predict:"@message" help:"the filename of the message to answer"`
 }
 
 // New, not Msg: no fmt.Sprintf at start-up.
@@ -68,4 +58,19 @@ func (c *messageReplyCmd) Run(a *app) error {
 	}
 	fmt.Fprintln(a.stdout, name)
 	return nil
+}
+
+// Help is message reply's paragraph.
+func (messageReplyCmd) Help() string {
+	return `The recipient is the original's from: field, and in-reply-to links the
+answer into the thread. The original is looked up in your inbox and archive
+first, then in other agents' archives. The body comes from -m or stdin, as
+for message send; the new filename is printed on stdout.`
+}
+
+func (messageReplyCmd) examples() []example {
+	return []example{
+		{"answer a message in one line", "st message reply 1795966371663-k3x9qa.md -m 'done, merged'"},
+		{"answer with a piped body and your own subject", "st message reply 1795966371663-k3x9qa.md --subject 'review notes' < notes.md"},
+	}
 }

@@ -10,33 +10,14 @@ import (
 )
 
 type messageSendCmd struct {
-	Message   *string `short:"m" missing:"%s requires a value" help:"the body (else stdin)"`
-	From      string  `help:"sender (default $ST_AGENT)"`
-	Subject   string  `help:"subject"`
-	InReplyTo string  `name:"in-reply-to" help:"filename this replies to"`
-	Tags      string  `help:"comma-separated tags"`
-	Priority  string  `predict:"low,normal,high" help:"low, normal or high"`
-	To        *string `arg:"" optional:"" help:"recipient"`
-}
-
-func (c *messageSendCmd) help(a *app) string {
-	return named(`usage: {NAME} message send <to> [-m <body> | --message <body>]
-                            [--from ID] [--subject S] [--in-reply-to F]
-                            [--tags T,T,...] [--priority low|normal|high]
-
-  Body source: pass `+"`-m <body>`"+` for inline (recommended for scripts
-  and agents — stdin is never read), or omit `+"`-m`"+` and pipe the body
-  via stdin (e.g. `+"`echo hi | {NAME} message send bob`"+`). With no `+"`-m`"+`
-  and no piped stdin, the command errors instead of blocking; a piped
-  stdin that never closes times out ($ST_STDIN_TIMEOUT_MS, default 10s).
-
-  Message economy: each send wakes the recipient's agent loop (a full
-  turn) — send what the work needs (blocker / question / decision /
-  closure), batch related points, skip pure acks. Would it change what
-  they do? If not, don't send it. For bulk content (logs, diffs, long
-  output) write a file and send the PATH — a message is a pointer, not
-  a container.
-`, a.name)
+	Message   *string `short:"m" placeholder:"BODY" missing:"%s requires a value" help:"the body; - or no -m reads it from stdin"`
+	From      string  `placeholder:"ID" agent:"" help:"the sender (default: $ST_AGENT)"`
+	Subject   string  `placeholder:"S" help:"a one-line subject (default: none)"`
+	InReplyTo string  `name:"in-reply-to" placeholder:"F" predict:"@message" help:"the filename of the message this answers (default: none)"`
+	Tags      string  `placeholder:"T,T" help:"comma-separated tags (default: none)"`
+	Priority  string  `predict:"low,normal,high" help:"the priority (default: none, read as normal)"`
+	Quiet     bool    `short:"q" help:"do not warn when the recipient has no folder yet"`
+	To        *string `arg:"" optional:"" form:"<to>" predict:"@agent" help:"the recipient agent; a name without a folder is created"`
 }
 
 func (c *messageSendCmd) Run(a *app) error {
@@ -86,4 +67,25 @@ func (a *app) send(to, from string, m message.Message) (string, error) {
 	}
 	defer t.Close()
 	return inbox.Send(t, to, m, a.now())
+}
+
+// Help is message send's paragraph.
+func (messageSendCmd) Help() string {
+	return `The body comes from -m, or from stdin when -m is absent or is -. A terminal
+on stdin is refused rather than waited on, and a pipe that never closes
+times out. The new filename is printed on stdout. Sending to a name that
+has no folder creates it (scripts rely on this) and prints a note on
+stderr naming the closest existing agent; --quiet drops the note.
+
+Every message wakes the recipient for a full turn: send blockers,
+questions, decisions and results, batch related points, and put long
+output in a file and send its path.`
+}
+
+func (messageSendCmd) examples() []example {
+	return []example{
+		{"send a one-line message", "st message send bob -m 'build is green'"},
+		{"pipe a longer body with a subject and a high priority", "git log -5 --oneline | st message send bob --subject 'what landed' --priority high"},
+		{"send as another agent, tagged", "st message send alice --from ci -m 'nightly failed' --tags ci,nightly"},
+	}
 }

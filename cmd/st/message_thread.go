@@ -9,13 +9,8 @@ import (
 )
 
 type messageThreadCmd struct {
-	Tree bool     `help:"indent replies under their parent"`
-	Args []string `arg:"" optional:"" help:"[<identity>] <filename>"`
-}
-
-func (c *messageThreadCmd) help(a *app) string {
-	return named(`usage: {NAME} message thread [<identity>] <filename> [--tree]
-`, a.name)
+	Tree bool     `help:"indent each reply under the message it answers"`
+	Args []string `arg:"" optional:"" form:"[<identity>] <filename>" predict:"@agent-message" agent:"" help:"an agent (default: $ST_AGENT) and any message of the thread"`
 }
 
 func (c *messageThreadCmd) Run(a *app) error {
@@ -39,4 +34,18 @@ func (c *messageThreadCmd) Run(a *app) error {
 	}
 	_, err = fmt.Fprint(a.stdout, b.String())
 	return err
+}
+
+// Help is message thread's paragraph.
+func (messageThreadCmd) Help() string {
+	return `Follows in-reply-to links up to the first message and back down through
+every reply, in every agent's inbox and archive. Each line is the filename,
+the sender and the subject, separated by tabs, oldest first.`
+}
+
+func (messageThreadCmd) examples() []example {
+	return []example{
+		{"print the conversation around a message", "st message thread 1795966371663-k3x9qa.md"},
+		{"show who answered whom", "st message thread bob 1795966371663-k3x9qa.md --tree"},
+	}
 }

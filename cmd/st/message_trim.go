@@ -10,16 +10,11 @@ import (
 )
 
 type messageTrimCmd struct {
-	OlderThan       *string `name:"older-than" help:"trim files older than DURATION (e.g. 90d, 12h, 2w)"`
-	KeepLast        *string `name:"keep-last" digits:"--keep-last must be a non-negative integer" missing:"--keep-last must be a non-negative integer" help:"keep the newest N files"`
-	DryRun          bool    `name:"dry-run" help:"list the victims, delete nothing"`
-	WithAttachments bool    `name:"with-attachments" help:"also trim the victims' attachments"`
-	Agent           string  `arg:"" optional:"" help:"agent"`
-}
-
-func (c *messageTrimCmd) help(a *app) string {
-	return named(`usage: {NAME} message archive trim [<identity>] [--older-than DURATION] [--keep-last N] [--dry-run] [--with-attachments]
-`, a.name)
+	OlderThan       *string `name:"older-than" placeholder:"DURATION" help:"delete files older than this, e.g. 90d, 12h, 1.5h, 2w (default: no age limit)"`
+	KeepLast        *string `name:"keep-last" placeholder:"N" digits:"--keep-last must be a non-negative integer" missing:"--keep-last must be a non-negative integer" help:"always keep the newest N files (default: no count limit)"`
+	DryRun          bool    `name:"dry-run" help:"print what would be deleted and delete nothing"`
+	WithAttachments bool    `name:"with-attachments" help:"also delete the trimmed messages' attachments"`
+	Agent           string  `arg:"" optional:"" form:"[<identity>]" predict:"@agent" agent:"" help:"whose archive (default: $ST_AGENT)"`
 }
 
 func (c *messageTrimCmd) Run(a *app) error {
@@ -57,4 +52,18 @@ func (c *messageTrimCmd) Run(a *app) error {
 		fmt.Fprintf(a.stderr, "# %s %d %s\n", verb, k, pluralWord(k, "attachment", "attachments"))
 	}
 	return nil
+}
+
+// Help is message archive trim's paragraph.
+func (messageTrimCmd) Help() string {
+	return `Deletes archived messages (never inbox ones) that are older than --older-than
+and beyond the newest --keep-last; with both, a file must fail both to go.
+The deleted filenames are printed on stdout. Try --dry-run first.`
+}
+
+func (messageTrimCmd) examples() []example {
+	return []example{
+		{"see what a 90-day trim would delete", "st message archive trim --older-than 90d --dry-run"},
+		{"keep only bob's newest 500 archived messages", "st message archive trim bob --keep-last 500 --with-attachments"},
+	}
 }

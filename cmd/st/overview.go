@@ -11,18 +11,8 @@ import (
 
 // overviewCmd prints the dashboard of the environment's agent.
 type overviewCmd struct {
-	Recent *string `missing:"--recent must be a non-negative integer" digits:"--recent must be a non-negative integer" help:"how many recent entries (default 10)"`
-	JSON   bool    `name:"json" help:"machine-readable"`
-}
-
-func (c *overviewCmd) help(a *app) string {
-	return named(`usage: {NAME} overview [--recent N] [--json]
-
-  At-a-glance snapshot for $COORD_IDENTITY:
-    - your inbox unread count + oldest item
-    - every identity's status + last-activity
-    - top N recent activity entries across the tree
-`, a.name)
+	Recent *string `placeholder:"N" missing:"--recent must be a non-negative integer" digits:"--recent must be a non-negative integer" help:"how many recent messages to show (default 10)"`
+	JSON   bool    `name:"json" help:"print one JSON object"`
 }
 
 func (c *overviewCmd) Run(a *app) error {
@@ -40,9 +30,24 @@ func (c *overviewCmd) Run(a *app) error {
 	}
 	defer t.Close()
 	o := overview.Get(t, id, a.now(), recent)
+	overview.SetFleet(&o, a.fleet(t))
 	if c.JSON {
 		return a.printJSON(o)
 	}
 	_, err = io.WriteString(a.stdout, overview.Text(o, a.now()))
 	return err
+}
+
+// Help is overview's paragraph.
+func (overviewCmd) Help() string {
+	return `One screen for the start of a turn: how many messages wait in your inbox
+and the oldest of them, every agent's status and last activity, and the
+most recent messages across the whole store.`
+}
+
+func (overviewCmd) examples() []example {
+	return []example{
+		{"the summary for you", "st overview"},
+		{"the last 30 messages store-wide, as JSON", "st overview --recent 30 --json"},
+	}
 }

@@ -11,21 +11,7 @@ import (
 
 type releaseCmd struct {
 	All   bool     `help:"release every reservation you hold, in every repository"`
-	Paths []string `arg:"" optional:"" help:"paths or globs, as reserved"`
-}
-
-func (c *releaseCmd) help(a *app) string {
-	return named(`usage: {NAME} release <path-or-glob>... | --all
-
-  Release your reservations: the given paths or globs (as you reserved
-  them, relative to the current folder) in the repository you are in,
-  or with --all every reservation you hold. Releasing what you do not
-  hold is not an error. Prints what it released.
-
-  Examples:
-    {NAME} release 'src/parser/**'
-    {NAME} release --all
-`, a.name)
+	Paths []string `arg:"" optional:"" form:"<path-or-glob>..." help:"paths or globs as you reserved them, relative to the current folder"`
 }
 
 func (c *releaseCmd) Run(a *app) error {
@@ -53,4 +39,18 @@ func (c *releaseCmd) Run(a *app) error {
 		lines = append(lines, fmt.Sprintf("  %s (%s) in %s", r.Pattern, r.Mode, r.Repo))
 	}
 	return a.printLines(lines)
+}
+
+// Help is release's paragraph.
+func (releaseCmd) Help() string {
+	return `Give either the paths you reserved in the repository you are in, or --all.
+Releasing what you do not hold is not an error; what was released is
+printed.`
+}
+
+func (releaseCmd) examples() []example {
+	return []example{
+		{"done with the parser", "st release 'src/parser/**'"},
+		{"let the others in everywhere", "st release --all"},
+	}
 }

@@ -9,24 +9,8 @@ import (
 )
 
 type reservationsCmd struct {
-	Agent *string `missing:"--agent requires a value" help:"only this agent's"`
-	JSON  bool    `name:"json" help:"a JSON array"`
-}
-
-func (c *reservationsCmd) help(a *app) string {
-	return named(`usage: {NAME} reservations [--agent A] [--json]
-
-  List the active reservations of every agent (or one), oldest first:
-  agent, mode, pattern, expiry, repository and reason. Expired and
-  released ones are not shown. A line marked CONFLICT clashes with
-  another one: two machines granted both before a sync brought them
-  together; until one is released, each holder's edits under the
-  other's reservation are refused.
-
-  Examples:
-    {NAME} reservations
-    {NAME} reservations --agent bob --json
-`, a.name)
+	Agent *string `placeholder:"ID" predict:"@agent" missing:"--agent requires a value" help:"only this agent's (default: everyone's)"`
+	JSON  bool    `name:"json" help:"print a JSON array"`
 }
 
 func (c *reservationsCmd) Run(a *app) error {
@@ -69,4 +53,20 @@ func (c *reservationsCmd) Run(a *app) error {
 		lines = append(lines, line+mark)
 	}
 	return a.printLines(lines)
+}
+
+// Help is reservations' paragraph.
+func (reservationsCmd) Help() string {
+	return `One line per active reservation, oldest first: agent, mode, pattern, expiry,
+repository and reason; expired and released ones are left out. CONFLICT
+marks two reservations that clash because two machines granted them before
+a sync brought them together: until one is released, each holder's edits
+under the other's reservation are refused.`
+}
+
+func (reservationsCmd) examples() []example {
+	return []example{
+		{"who holds what", "st reservations"},
+		{"bob's reservations for a script", "st reservations --agent bob --json"},
+	}
 }

@@ -14,34 +14,10 @@ import (
 type reserveCmd struct {
 	Exclusive bool     `help:"nobody else may reserve or edit these paths (the default)"`
 	Shared    bool     `help:"others may share them, but nobody may take them exclusively"`
-	TTL       *string  `name:"ttl" missing:"--ttl requires a duration" help:"how long it holds, e.g. 30m or 2h (default 1h, at most 168h)"`
-	Reason    *string  `missing:"--reason requires a value" help:"why, shown to whoever is refused"`
+	TTL       *string  `name:"ttl" placeholder:"DURATION" missing:"--ttl requires a duration" help:"how long it holds, e.g. 30m or 2h (default 1h, at most 168h)"`
+	Reason    *string  `placeholder:"TEXT" missing:"--reason requires a value" help:"why, shown to whoever is refused (default: none)"`
 	JSON      bool     `name:"json" help:"print the granted reservations as JSON"`
-	Paths     []string `arg:"" optional:"" help:"paths or globs"`
-}
-
-func (c *reserveCmd) help(a *app) string {
-	return named(`usage: {NAME} reserve <path-or-glob>... [--exclusive|--shared] [--ttl DURATION] [--reason TEXT] [--json]
-
-  Reserve files of the git repository you are in, so other agents keep
-  off them. Paths are relative to the current folder and recorded
-  relative to the repository's top level; a folder means everything
-  under it. Globs: * and ? within one name, ** as a whole segment
-  (src/**, **/*.go); quote them so the shell leaves them alone.
-
-  An exclusive reservation (the default) refuses every other agent's
-  reservation of an overlapping path and, through the hooks, their
-  edits (Claude Code) and commits (git). A shared one only refuses
-  exclusive ones. All paths are granted or none; a refusal names the
-  holder, the reason and the expiry. Asking again renews.
-
-  Stored at $ST_ROOT/<identity>/reservations/<unix-ms>-<rand6>.json.
-
-  Examples:
-    {NAME} reserve 'src/parser/**' --ttl 2h --reason "rewriting the parser"
-    {NAME} reserve go.mod go.sum --shared
-    {NAME} release --all          # done: let the others in
-`, a.name)
+	Paths     []string `arg:"" optional:"" form:"<path-or-glob>..." help:"files, folders (everything under them) or globs: * and ? within a name, ** as a whole segment"`
 }
 
 func (c *reserveCmd) Run(a *app) error {
@@ -128,4 +104,21 @@ func reservationsJSON(list []reserve.Reservation, conflicts map[string]bool) []m
 		out = append(out, m)
 	}
 	return out
+}
+
+// Help is reserve's paragraph.
+func (reserveCmd) Help() string {
+	return `Paths are relative to the current folder and recorded relative to the git
+repository's top level. An exclusive reservation refuses every other agent's
+overlapping reservation and, through the hooks, their edits (Claude Code)
+and commits (git); a shared one only refuses exclusive ones. All paths are
+granted or none, and a refusal names the holder, the reason and the expiry.
+Reserving again renews. Quote globs so the shell leaves them alone.`
+}
+
+func (reserveCmd) examples() []example {
+	return []example{
+		{"keep others out of the parser for two hours", "st reserve 'src/parser/**' --ttl 2h --reason 'rewriting the parser'"},
+		{"share the module files, but let nobody take them alone", "st reserve go.mod go.sum --shared"},
+	}
 }

@@ -12,16 +12,14 @@ import (
 
 // resourceCmd groups the resource verbs: an agent's annotated URLs.
 type resourceCmd struct {
-	Add  resourceAddCmd  `cmd:"" help:"publish a URL"`
-	Ls   resourceLsCmd   `cmd:"" help:"list an agent's resources"`
-	Read resourceReadCmd `cmd:"" help:"print one resource"`
-	Rm   resourceRmCmd   `cmd:"" aliases:"remove" help:"delete one of your resources"`
+	Add  resourceAddCmd  `cmd:"" reads:"ST_ROOT ST_AGENT" help:"publish a URL you work on"`
+	Ls   resourceLsCmd   `cmd:"" reads:"ST_ROOT ST_AGENT" help:"list an agent's published URLs"`
+	Read resourceReadCmd `cmd:"" reads:"ST_ROOT ST_AGENT" help:"print one published URL with its details"`
+	Rm   resourceRmCmd   `cmd:"" aliases:"remove" reads:"ST_ROOT ST_AGENT" help:"withdraw one of your published URLs"`
 }
 
 func init() {
 	groups["resource"] = group{
-		usage:      resourceHelp,
-		helpWords:  []string{"help", "-h", "--help"},
 		noVerbCode: exitUsage,
 		unknown: func(a *app, v string) string {
 			return fmt.Sprintf("%s resource: unknown subcommand: %s\n\n", a.name, v)
@@ -30,42 +28,14 @@ func init() {
 	}
 }
 
-func resourceHelp(a *app) string {
-	return named(`usage: {NAME} resource <subcommand> [args...]
-
-  add <url> [--title T] [--tag T,T] [--relation REL] [--body-stdin]
-  ls [<identity>]
-  read [<identity>] <filename>
-  rm <filename>
-
-  Resources live at $ST_ROOT/<identity>/resources/.
-  Each file is <unix-ms>-<rand6>.md with `+"`url:`"+` in frontmatter
-  and an optional description in the body. Single-writer: only
-  the identity owner writes; peers read via sync.
-
-  --relation REL  Optional, free-form. Canonical (non-enforced)
-                  values: `+"`owns`, `relates-to`, `depends-on`"+`.
-                  Never inferred; absent by default. The bare
-                  URL is first-class with or without it.
-
-  Examples:
-    {NAME} resource add https://github.com/org/repo/pull/9 --title "the PR" --tag repo
-    {NAME} resource ls bob     # what URLs has bob published?
-`, a.name)
-}
-
 // Every sub-verb's --help prints the group help.
-func (c *resourceAddCmd) help(a *app) string  { return resourceHelp(a) }
-func (c *resourceLsCmd) help(a *app) string   { return resourceHelp(a) }
-func (c *resourceReadCmd) help(a *app) string { return resourceHelp(a) }
-func (c *resourceRmCmd) help(a *app) string   { return resourceHelp(a) }
 
 type resourceAddCmd struct {
-	Title     string   `help:"title"`
-	Tag       []string `sep:"none" help:"comma-separated tags (repeatable)"`
-	Relation  string   `predict:"owns,relates-to,depends-on" help:"free-form relation, e.g. owns"`
-	BodyStdin bool     `name:"body-stdin" help:"read a description from stdin"`
-	URL       *string  `arg:"" optional:"" help:"the URL"`
+	Title     string   `placeholder:"T" help:"a short title (default: none)"`
+	Tag       []string `sep:"none" placeholder:"T,T" help:"comma-separated tags; may be repeated (default: none)"`
+	Relation  string   `placeholder:"REL" predict:"owns,relates-to,depends-on" help:"how you relate to it, e.g. owns or depends-on (default: none)"`
+	BodyStdin bool     `name:"body-stdin" help:"read a longer description from stdin"`
+	URL       *string  `arg:"" optional:"" form:"<url>" help:"the URL to publish"`
 }
 
 func (c *resourceAddCmd) Run(a *app) error {
@@ -98,8 +68,8 @@ func (c *resourceAddCmd) Run(a *app) error {
 }
 
 type resourceLsCmd struct {
-	JSON  bool   `name:"json" help:"a JSON array"`
-	Agent string `arg:"" optional:"" help:"agent"`
+	JSON  bool   `name:"json" help:"print a JSON array"`
+	Agent string `arg:"" optional:"" form:"[<identity>]" predict:"@agent" agent:"" help:"whose resources (default: $ST_AGENT)"`
 }
 
 func (c *resourceLsCmd) Run(a *app) error {
@@ -121,8 +91,8 @@ func (c *resourceLsCmd) Run(a *app) error {
 }
 
 type resourceReadCmd struct {
-	JSON bool     `name:"json" help:"JSON output"`
-	Args []string `arg:"" optional:"" help:"[<identity>] <filename>"`
+	JSON bool     `name:"json" help:"print one JSON object"`
+	Args []string `arg:"" optional:"" form:"[<identity>] <filename>" agent:"" help:"whose resources (default: $ST_AGENT) and the resource's filename"`
 }
 
 func (c *resourceReadCmd) Run(a *app) error {
@@ -175,7 +145,7 @@ func (c *resourceReadCmd) Run(a *app) error {
 }
 
 type resourceRmCmd struct {
-	Args []string `arg:"" optional:"" help:"<filename>"`
+	Args []string `arg:"" optional:"" form:"<filename>" help:"the filename resource ls printed"`
 }
 
 func (c *resourceRmCmd) Run(a *app) error {
@@ -196,4 +166,39 @@ func (c *resourceRmCmd) Run(a *app) error {
 	}
 	fmt.Fprintf(a.stdout, "%s/%s: removed\n", id, filename)
 	return nil
+}
+
+// Help is resource's paragraph.
+func (resourceCmd) Help() string {
+	return `A resource is a URL an agent works on (a pull request, a dashboard, a
+design document), kept as one small file under the agent's resources/ so
+others can find who owns what.`
+}
+
+func (resourceAddCmd) examples() []example {
+	return []example{
+		{"publish the pull request you own", "st resource add https://github.com/acme/api/pull/42 --title 'retry budget' --relation owns"},
+		{"publish a document with tags and a description", "echo 'the rollout plan' | st resource add https://docs.acme.dev/rollout --tag plan,q3 --body-stdin"},
+	}
+}
+
+func (resourceLsCmd) examples() []example {
+	return []example{
+		{"your resources", "st resource ls"},
+		{"bob's, as JSON", "st resource ls bob --json"},
+	}
+}
+
+func (resourceReadCmd) examples() []example {
+	return []example{
+		{"one of your resources", "st resource read 1795966371663-k3x9qa.md"},
+		{"one of bob's, as JSON", "st resource read bob 1795966371663-k3x9qa.md --json"},
+	}
+}
+
+func (resourceRmCmd) examples() []example {
+	return []example{
+		{"withdraw a resource", "st resource rm 1795966371663-k3x9qa.md"},
+		{"the same, by its other name", "st resource remove 1795966371663-k3x9qa.md"},
+	}
 }

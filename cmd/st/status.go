@@ -8,23 +8,8 @@ import (
 )
 
 type statusCmd struct {
-	Set   *string `missing:"--set requires a state value" predict:"offline,available,busy,away,dnd" help:"set the state"`
-	Agent string  `arg:"" optional:"" help:"agent"`
-}
-
-func (c *statusCmd) help(a *app) string {
-	return named(`usage: {NAME} status [<identity>] [--set <state>]
-
-  Get or set an agent status. No args prints your own
-  ($ST_AGENT) status; <identity> reads another agent's.
-  --set <state> writes your own — states: available | busy |
-  away | dnd | offline.
-
-  Examples:
-    {NAME} status --set busy      # go heads-down (ding suppresses)
-    {NAME} status                 # print my current status
-    {NAME} status alice           # read alice's status
-`, a.name)
+	Set   *string `placeholder:"STATE" missing:"--set requires a state value" predict:"offline,available,busy,away,dnd" help:"write this state instead of printing it"`
+	Agent string  `arg:"" optional:"" form:"[<identity>]" predict:"@agent" agent:"" help:"whose status (default: $ST_AGENT)"`
 }
 
 func (c *statusCmd) Run(a *app) error {
@@ -48,4 +33,19 @@ func (c *statusCmd) Run(a *app) error {
 	}
 	_, err = fmt.Fprintf(a.stdout, "status: %s\n", *c.Set)
 	return err
+}
+
+// Help is status's paragraph.
+func (statusCmd) Help() string {
+	return `A status tells other agents and the dashboard whether to expect an answer:
+available, busy, away, dnd (do not disturb) or offline. A status that has
+not been refreshed for a long time reads as unknown.`
+}
+
+func (statusCmd) examples() []example {
+	return []example{
+		{"print your own status", "st status"},
+		{"go heads-down", "st status --set busy"},
+		{"check whether alice is around", "st status alice"},
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/sterr"
@@ -14,25 +15,9 @@ import (
 // verb, so its checks run in upstream's order (argv, root-shape warning,
 // then verb and peer).
 type syncCmd struct {
-	All  bool    `help:"apply against every peer in peers.yaml"`
-	Verb *string `arg:"" optional:"" predict:"push,pull,sweep" help:"push, pull or sweep"`
-	Peer *string `arg:"" optional:"" help:"local:<path>, host:path, or a peers.yaml name"`
-}
-
-func (c *syncCmd) help(a *app) string {
-	return named(`usage: {NAME} sync push|pull <peer>
-       {NAME} sync push|pull --all
-       {NAME} sync sweep
-       {NAME} sync --all
-
-  rsync your state tree against peers. push sends yours, pull
-  fetches theirs, --all does every configured peer, sweep enforces
-  the LAYOUT tombstone invariant.
-
-  Examples:
-    {NAME} sync pull --all    # conservative cron default (pull-only)
-    {NAME} sync --all         # push + pull against every peer
-`, a.name)
+	All  bool    `help:"every peer in peers.yaml; alone, push to and pull from each"`
+	Verb *string `arg:"" optional:"" form:"[push|pull|sweep]" predict:"push,pull,sweep" help:"push sends your store, pull fetches a peer's, sweep drops inbox copies of archived messages"`
+	Peer *string `arg:"" optional:"" form:"[<peer>]" help:"a peers.yaml name, host:path or local:<path>"`
 }
 
 func (c *syncCmd) Run(a *app) error {
@@ -47,6 +32,7 @@ func (c *syncCmd) Run(a *app) error {
 		PathEnv:   a.env.Get("PATH"),
 		Stdout:    a.stdout,
 		Log:       a.stderr,
+		Host:      fleet.Local(a.env.Get("ST_HOST")),
 	}
 	if c.All {
 		if hasPeer {
@@ -110,4 +96,29 @@ func (a *app) warnRootShape(root string) {
 	if w := inbox.RootShapeWarning(t); w != "" {
 		fmt.Fprintln(a.stderr, w)
 	}
+}
+
+// Help is sync's paragraph.
+func (syncCmd) Help() string {
+	return `Copies the store with rsync over ssh (or between local folders), never
+deleting: an archived message wins over its inbox copy, so a message
+archived anywhere is archived everywhere after the next sweep. Peers are
+named in $ST_CONFIG/peers.yaml. Only folders and regular files up to 256 MiB
+are copied: a peer's symbolic links, FIFOs and devices are skipped. Each
+sync leaves this host's record in the store, so st agents and st overview
+can say where every agent lives.`
+}
+
+func (syncCmd) examples() []example {
+	return []example{
+		{"fetch from every peer (a good cron job)", "st sync pull --all"},
+		{"send your store to one machine", "st sync push devbox"},
+		{"push to and pull from every peer", "st sync --all"},
+	}
+}
+
+// fleet is the store's fleet view for this machine (ST_HOST, else the
+// host name); ST_SYNC_STALE_S sets when a host counts as stale.
+func (a *app) fleet(t *fsutil.Tree) fleet.Fleet {
+	return fleet.Read(t, fleet.Local(a.env.Get("ST_HOST")), a.now(), fleet.ParseStaleAfter(a.env.Get("ST_SYNC_STALE_S")))
 }

@@ -23,30 +23,18 @@ import (
 // --interval as the backstop for folders filled without events (sync
 // tools, network filesystems); while idle it only sleeps.
 type watchCmd struct {
-	All         bool    `help:"every agent's inbox except your own"`
-	From        string  `help:"the watcher (default $ST_AGENT)"`
-	WithSubject bool    `name:"with-subject" help:"print <filename><TAB><subject>"`
-	Since       *string `missing:"--since must be a unix-ms integer" digits:"--since must be a unix-ms integer" help:"replay from this unix-ms time"`
-	SinceNow    bool    `name:"since-now" help:"replay nothing already there"`
-	Interval    *string `missing:"--interval must be a non-negative integer (ms)" digits:"--interval must be a non-negative integer (ms)" help:"poll interval in ms (default 500)"`
-	Once        bool    `help:"replay and exit"`
-	Agent       string  `arg:"" optional:"" help:"the agent whose inbox to watch"`
+	All         bool    `help:"watch every agent's inbox except your own"`
+	From        string  `placeholder:"ID" predict:"@agent" agent:"" help:"with --all, the agent whose inbox is left out (default: $ST_AGENT)"`
+	WithSubject bool    `name:"with-subject" help:"print the subject after the filename, separated by a tab"`
+	Since       *string `placeholder:"UNIX_MS" missing:"--since must be a unix-ms integer" digits:"--since must be a unix-ms integer" help:"first print the messages sent since this time, in unix milliseconds (default: every message already there)"`
+	SinceNow    bool    `name:"since-now" help:"print only messages that arrive from now on"`
+	Interval    *string `placeholder:"MS" missing:"--interval must be a non-negative integer (ms)" digits:"--interval must be a non-negative integer (ms)" help:"how often to look for files that arrived without a filesystem event, in ms (default 500)"`
+	Once        bool    `help:"print what is already there and exit"`
+	Agent       string  `arg:"" optional:"" form:"[<identity>]" predict:"@agent" agent:"" help:"whose inbox to watch (default: $ST_AGENT)"`
 }
 
 // defaultWatchInterval is upstream's poll period.
 const defaultWatchInterval = 500 * time.Millisecond
-
-func (c *watchCmd) help(a *app) string {
-	return named(`usage: {NAME} watch [<identity>] [--all] [--from <id>] [--with-subject]
-                   [--since UNIX_MS | --since-now] [--interval MS] [--once]
-
-  Default: watch $ST_AGENT/inbox/ (your own).
-  --all:   watch every identity's inbox EXCEPT $ST_AGENT's
-           (cross-tree supervisor mode; uses --from / $ST_AGENT
-           for the suppression id).
-  <identity>: watch THAT identity's inbox specifically.
-`, a.name)
-}
 
 func (c *watchCmd) Run(a *app) error {
 	if c.Since != nil && c.SinceNow {
@@ -158,4 +146,19 @@ func parseDigits(s string) int64 {
 		return math.MaxInt64
 	}
 	return n
+}
+
+// Help is watch's paragraph.
+func (watchCmd) Help() string {
+	return `Prints one filename per line, first for the messages already in the inbox,
+then for each one that arrives, until interrupted. Made for loops such as
+"while read f; do ...; done" and for supervisors watching a whole team.`
+}
+
+func (watchCmd) examples() []example {
+	return []example{
+		{"act on each new message as it lands", "st watch --since-now | while read f; do st message read \"$f\"; done"},
+		{"a supervisor's view of every other inbox, with subjects", "st watch --all --with-subject"},
+		{"what is waiting in bob's inbox, then exit", "st watch bob --once"},
+	}
 }

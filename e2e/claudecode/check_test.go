@@ -24,14 +24,20 @@ var hookTrouble = regexp.MustCompile(`(?i:hook error)|Failed with non-blocking s
 // through.
 const retryWake = "Retry the failed turn now"
 
+// debugError matches the debug log's error lines that concern a hook
+// or st's MCP server (the log has unrelated ones, e.g. a config file
+// missing in the scratch HOME).
+var debugError = regexp.MustCompile(`\[ERROR\].*((?i:hook)|MCP server "st")`)
+
 // hookRefusal marks the tool result of a PreToolUse deny (a reservation,
 // a deny rule): Claude Code 2.1 gives the model "PreToolUse:<tool> hook
 // error: <reason>" for it, a refusal that worked, not a failed hook.
 const hookRefusal = `"permission_decision":{"decision":"reject","source":"hook","reason_type":"hook"}`
 
 // hookErrors lists every hook the client reports as failed: hook
-// responses whose outcome is not success in the stream, and the debug
-// log's hook error lines.
+// responses whose outcome is not success and hook error notices to the
+// user (stop-hook-error) in the stream, and the debug log's hook error
+// lines and [ERROR] lines about hooks or st's MCP server.
 func (r *run) hookErrors() []string {
 	var out []string
 	for _, ev := range r.events {
@@ -41,12 +47,15 @@ func (r *run) hookErrors() []string {
 			}
 			out = append(out, fmt.Sprintf("stream: %v %v exit %v: %.300v", ev["hook_name"], ev["outcome"], ev["exit_code"], ev["output"]))
 		}
+		if key, _ := ev["key"].(string); ev["type"] == "system" && ev["subtype"] == "notification" && strings.Contains(key, "hook") {
+			out = append(out, fmt.Sprintf("stream: notification %s: %v", key, ev["text"]))
+		}
 	}
 	for _, line := range strings.Split(r.debug, "\n") {
 		if strings.Contains(line, "Hook StopFailure:") && strings.Contains(line, "status code 2") && strings.Contains(line, retryWake) {
 			continue
 		}
-		if hookTrouble.MatchString(line) {
+		if hookTrouble.MatchString(line) || debugError.MatchString(line) {
 			out = append(out, "debug: "+line)
 		}
 	}
@@ -186,6 +195,11 @@ func firstContaining(reqs []*Request, s string) int {
 	}
 	return -1
 }
+
+// copies counts every copy of s in a request: in the system blocks, in
+// every message of every role, in tool results, anywhere in the body the
+// client sent (s must read the same JSON-encoded, e.g. a plain marker).
+func copies(r *Request, s string) int { return strings.Count(string(r.Body), s) }
 
 // countIn counts the requests whose last user message contains s.
 func countIn(reqs []*Request, s string) int {

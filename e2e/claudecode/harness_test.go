@@ -42,6 +42,16 @@ type project struct {
 
 func newProject(t *testing.T, script Script) *project {
 	t.Helper()
+	return newProjectWith(t, script, func(p *project) {
+		p.st("init")
+		p.st("hooks", "install", "--all")
+	})
+}
+
+// newProjectWith is newProject with setup wiring st into the project
+// instead of `st init` and `st hooks install --all`.
+func newProjectWith(t *testing.T, script Script, setup func(*project)) *project {
+	t.Helper()
 	claude := claudeBinary(t)
 	stDir := stBinDir(t)
 	base := t.TempDir()
@@ -62,8 +72,7 @@ func newProject(t *testing.T, script Script) *project {
 	p.trap = newTrapProxy(t)
 	p.rec = filepath.Join(base, "payloads")
 	p.writeRecorder()
-	p.st("init")
-	p.st("hooks", "install", "--all")
+	setup(p)
 	p.st("status", "--set", "available")
 	return p
 }

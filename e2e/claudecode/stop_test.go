@@ -8,7 +8,11 @@ import (
 // Stop: a message that reaches the agent's inbox mid-turn (sent by
 // another process while the mock is answering the turn's first request)
 // is announced to the model at the end of the turn once and only once:
-// the turn continues with it, and the next Stop stays silent.
+// the turn continues with it, the next Stop stays silent, the request
+// after the announcement holds exactly one copy of it in any role
+// (decision:block gave two, a user "Stop hook feedback" and a system
+// "Stop hook blocking error"), and the user is told of no hook problem
+// (checkClean: no stop-hook-error notification).
 func TestStopAnnouncesMidTurnArrival(t *testing.T) {
 	const subject = "MIDTURN-SUBJ"
 	//lint:ignore S1021 the closure below refers to the variable, so it is declared first
@@ -44,6 +48,17 @@ func TestStopAnnouncesMidTurnArrival(t *testing.T) {
 	}
 	if n := countIn(reqs[1:], "BEFORE-SUBJ"); n != 0 {
 		t.Errorf("the message SessionStart listed was announced again %d times", n)
+	}
+	announced := false
+	for i, req := range reqs {
+		n := copies(req, subject)
+		announced = announced || n > 0
+		if announced && n != 1 {
+			t.Errorf("main request %d of %d holds %d copies of the announcement, want 1", i+1, len(reqs), n)
+		}
+		if n := copies(req, "BEFORE-SUBJ"); n != 1 {
+			t.Errorf("main request %d of %d holds %d copies of SessionStart's inbox line, want 1", i+1, len(reqs), n)
+		}
 	}
 	if r.result == nil || r.result["result"] != "read the new message" {
 		t.Errorf("the run ended with %v, want the reply to the announcement", r.result["result"])

@@ -101,6 +101,10 @@ func (t *Tree) Stat(rel string) (fs.FileInfo, error) { return t.root.Stat(rel) }
 // Lstat returns information about rel without following a final symlink.
 func (t *Tree) Lstat(rel string) (fs.FileInfo, error) { return t.root.Lstat(rel) }
 
+// Chmod sets the permission bits of rel (an installed git hook must be
+// executable).
+func (t *Tree) Chmod(rel string, mode fs.FileMode) error { return t.root.Chmod(rel, mode) }
+
 // Remove deletes the file rel.
 func (t *Tree) Remove(rel string) error { return t.root.Remove(rel) }
 

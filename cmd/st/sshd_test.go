@@ -1,0 +1,37 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/smalltalk-go/st/internal/sshtest"
+)
+
+// sshd starts a real OpenSSH server on loopback for the rest of the
+// script (sshtest), points rsync at it (RSYNC_RSH) and sets $SSHPEER to
+// user@127.0.0.1, so peers are $SSHPEER:PATH. Scripts guard it with
+// [!sshd] skip (sshCondition).
+func cmdSshd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: sshd")
+	}
+	dir := ts.MkAbs("sshd-files")
+	ts.Check(os.MkdirAll(dir, 0o700))
+	srv, err := sshtest.Start(dir)
+	ts.Check(err)
+	ts.Defer(srv.Stop)
+	ts.Setenv("RSYNC_RSH", srv.RSH())
+	ts.Setenv("SSHPEER", srv.User+"@127.0.0.1")
+}
+
+// sshCondition is the [sshd] condition: true where sshtest can run a
+// server (sshd, ssh, ssh-keygen and rsync installed).
+func sshCondition(cond string) (bool, error) {
+	if cond != "sshd" {
+		return false, errors.New("unknown condition: " + strings.TrimSpace(cond))
+	}
+	_, err := sshtest.Available()
+	return err == nil, nil
+}

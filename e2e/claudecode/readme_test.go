@@ -1,0 +1,93 @@
+package claudecode
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// readmeSetup returns the commands of the README's Claude Code setup: the
+// first sh block under "## Claude Code", one command a line, comments
+// dropped.
+func readmeSetup(t *testing.T) []string {
+	t.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "\n## Claude Code\n")
+	if !ok {
+		t.Fatal(`README.md has no "## Claude Code" section`)
+	}
+	_, block, ok := strings.Cut(section, "```sh\n")
+	block, _, closed := strings.Cut(block, "```")
+	if !ok || !closed {
+		t.Fatal("the README's Claude Code section has no sh block")
+	}
+	var cmds []string
+	for _, line := range strings.Split(block, "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		if line = strings.TrimSpace(line); line != "" {
+			cmds = append(cmds, line)
+		}
+	}
+	if len(cmds) == 0 {
+		t.Fatal("the README's Claude Code sh block has no commands")
+	}
+	return cmds
+}
+
+// The README's Claude Code section, followed literally twice in a fresh
+// HOME and project, gives a working setup: every command exits 0 both
+// times (doctor included, with no FAIL line), and a session then gets
+// now.md and the inbox once in its first request, answers the prompt in
+// one turn, and the client reports no hook error.
+func TestREADMESetup(t *testing.T) {
+	cmds := readmeSetup(t)
+	p := newProjectWith(t, func(n int, r *Request) Reply {
+		if strings.Contains(r.LastUser(), "say hi") {
+			return Text("hello")
+		}
+		return Text("a reply to something else")
+	}, func(p *project) {
+		for round := 1; round <= 2; round++ {
+			for _, c := range cmds {
+				cmd := exec.Command("/bin/sh", "-c", c)
+				cmd.Dir, cmd.Env = p.dir, p.env()
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("README command %q (round %d): %v\n%s", c, round, err, out)
+				}
+				if strings.Contains(string(out), "FAIL") {
+					t.Errorf("README command %q (round %d) reports a failure:\n%s", c, round, out)
+				}
+			}
+		}
+	})
+	p.writeNow("NOW-README: following the README\n")
+	p.stAs("bob", "message", "send", "alice", "-m", "hello there", "--subject", "SUBJ-README")
+
+	r := p.claude("say hi")
+	p.checkClean(r)
+	reqs := p.mock.Messages()
+	if len(reqs) == 0 {
+		t.Fatalf("the mock got no /v1/messages request; stdout:\n%s", r.stdout)
+	}
+	for _, want := range []string{"NOW-README: following the README", "SUBJ-README", "Run the st boot ritual"} {
+		if n := copies(reqs[0], want); n != 1 {
+			t.Errorf("first request holds %d copies of %q, want 1", n, want)
+		}
+	}
+	if main := mainRequests(reqs, "say hi"); len(main) != 1 {
+		t.Errorf("%d requests in the session's conversation, want 1", len(main))
+	}
+	if r.result == nil || r.result["result"] != "hello" {
+		t.Errorf("-p returned %v, want the reply to the prompt", r.result["result"])
+	}
+}

@@ -1,0 +1,22 @@
+package sshtest
+
+import (
+	"errors"
+	"testing"
+)
+
+// ForTest starts a server for t, stopped when t ends, and points rsync at
+// it (RSYNC_RSH). It skips t, with one line, where sshd cannot run.
+func ForTest(t testing.TB) *Server {
+	t.Helper()
+	s, err := Start(t.TempDir())
+	if errors.Is(err, ErrUnavailable) {
+		t.Skipf("skipping: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	t.Setenv("RSYNC_RSH", s.RSH())
+	return s
+}

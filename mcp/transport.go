@@ -1,0 +1,261 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/smalltalk-go/st/internal/jsstr"
+)
+
+// MaxFrameBytes bounds one line from the client. A longer line cannot be
+// answered (its id is somewhere in the part not read), so it ends the
+// server with a reason on stderr.
+const MaxFrameBytes = 16 << 20
+
+// lineTransport is the stdio transport: one JSON-RPC message per line.
+//
+// The SDK's own stdio transport decodes the input as one JSON stream, so
+// a single bad frame (plain text, a lone "{", a trailing NUL, an object
+// id, a missing "jsonrpc", nesting too deep) is a read error that ends
+// the session: no reply, nothing on stderr, exit 0. Here every line is
+// judged alone: a line that is not JSON gets a -32700 parse error, JSON
+// that is not a JSON-RPC message gets -32600 invalid request, and the
+// server reads on. Only a line over maxFrame or a failing stdin ends the
+// session, and Err then says why.
+type lineTransport struct {
+	in       io.Reader
+	out      io.Writer
+	maxFrame int
+
+	mu   sync.Mutex
+	conn *lineConn
+}
+
+func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
+	c := &lineConn{out: t.out, frames: make(chan frameOrErr), closed: make(chan struct{})}
+	go c.readLines(t.in, t.maxFrame)
+	t.mu.Lock()
+	t.conn = c
+	t.mu.Unlock()
+	return c, nil
+}
+
+// Err returns why the connection failed, or nil when it ended in order
+// (end of stdin, the client closing stdout, or not connected yet).
+func (t *lineTransport) Err() error {
+	t.mu.Lock()
+	c := t.conn
+	t.mu.Unlock()
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.fatal
+}
+
+// frameOrErr is one line read, or the error that ended reading.
+type frameOrErr struct {
+	line []byte
+	err  error
+}
+
+// lineConn is one client over stdio.
+type lineConn struct {
+	out    io.Writer
+	frames chan frameOrErr
+	closed chan struct{}
+
+	writeMu   sync.Mutex
+	closeOnce sync.Once
+
+	mu    sync.Mutex
+	fatal error // why the transport failed; nil for an orderly end
+}
+
+// errFrameTooLarge ends a session whose client sent a line over the limit.
+type errFrameTooLarge struct{ limit int }
+
+func (e errFrameTooLarge) Error() string {
+	return fmt.Sprintf("a frame from the client is over the %d-byte limit (%d MiB); stopping", e.limit, e.limit>>20)
+}
+
+// readLines sends every non-blank line of in to c.frames, then the error
+// that ended the input (io.EOF for an orderly end). It runs apart from
+// Read so that Close unblocks a Read waiting on stdin.
+func (c *lineConn) readLines(in io.Reader, maxFrame int) {
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, err := readLine(r, maxFrame)
+		if len(bytes.TrimSpace(line)) > 0 {
+			select {
+			case c.frames <- frameOrErr{line: line}:
+			case <-c.closed:
+				return
+			}
+		}
+		if err != nil {
+			select {
+			case c.frames <- frameOrErr{err: err}:
+			case <-c.closed:
+			}
+			return
+		}
+	}
+}
+
+// readLine returns the next line without its "\n" (or "\r\n"). At the
+// end of the input it returns the last unterminated line with io.EOF.
+func readLine(r *bufio.Reader, maxFrame int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > maxFrame+2 { // room for "\r\n"
+			return nil, errFrameTooLarge{maxFrame}
+		}
+		line = append(line, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+		if len(line) > maxFrame {
+			return nil, errFrameTooLarge{maxFrame}
+		}
+		return line, err
+	}
+}
+
+// Read returns the next JSON-RPC message. Lines that are not one are
+// answered with an error reply here and skipped.
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		var f frameOrErr
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.closed:
+			return nil, io.EOF
+		case f = <-c.frames:
+		}
+		if f.err != nil {
+			var tooLarge errFrameTooLarge
+			switch {
+			case errors.As(f.err, &tooLarge):
+				c.fail(f.err)
+			case f.err != io.EOF:
+				c.fail(fmt.Errorf("reading from the client: %w", f.err))
+			}
+			return nil, f.err
+		}
+		msg, reply := decodeFrame(f.line)
+		if reply == nil {
+			return msg, nil
+		}
+		if err := c.writeLine(reply); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// decodeFrame returns the message in line, or else the error reply to
+// send for it.
+func decodeFrame(line []byte) (jsonrpc.Message, []byte) {
+	if !json.Valid(line) {
+		return nil, errorReply(nil, jsonrpc.CodeParseError, "Parse error: the line is not one JSON value")
+	}
+	if line = bytes.TrimSpace(line); line[0] != '{' {
+		return nil, errorReply(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: not a JSON-RPC 2.0 object (batches are not supported)")
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return nil, errorReply(frameID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+	}
+	return msg, nil
+}
+
+// frameID returns the id of a JSON-RPC object when it is a valid one (a
+// string or a number), else nil (the null id).
+func frameID(line []byte) json.RawMessage {
+	var f struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &f) != nil || len(f.ID) == 0 {
+		return nil
+	}
+	switch c := f.ID[0]; {
+	case c == '"', c == '-', c >= '0' && c <= '9':
+		return f.ID
+	}
+	return nil
+}
+
+// errorReply is a JSON-RPC error response. The SDK's encoder leaves out
+// a null id, which JSON-RPC requires when the request's id is unknown,
+// so it is built here.
+func errorReply(id json.RawMessage, code int64, message string) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	type wireError struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	}
+	b, _ := jsstr.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   wireError       `json:"error"`
+	}{"2.0", id, wireError{code, message}})
+	return b
+}
+
+// Write sends one message as one line. A failed write is a transport
+// failure: the client can no longer hear us.
+func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("encoding a message: %w", err)
+	}
+	return c.writeLine(data)
+}
+
+// writeLine writes data and a newline in one write.
+func (c *lineConn) writeLine(data []byte) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	_, err := c.out.Write(append(data, '\n'))
+	if err != nil && !errors.Is(err, syscall.EPIPE) {
+		// EPIPE is the client closing our stdout: it went away, an
+		// orderly end. Any other failure is the transport's.
+		c.fail(fmt.Errorf("writing to the client: %w", err))
+	}
+	return err
+}
+
+// fail records the first transport failure.
+func (c *lineConn) fail(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fatal == nil {
+		c.fatal = err
+	}
+}
+
+func (c *lineConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return nil
+}
+
+func (c *lineConn) SessionID() string { return "" }
