@@ -73,6 +73,7 @@ func (s *Server) agentView(id string) AgentView {
 		v.Row = r
 	} else {
 		v.Row = Row{ID: id, Status: "offline"}
+		v.Row.attend(s.cfg.Now())
 	}
 	limit := s.maxBytes()
 	if text, size, ok := agentctx.ReadNowWithin(s.t, id, limit); ok {

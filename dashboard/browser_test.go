@@ -163,18 +163,31 @@ var (
 	shotsDir  string
 )
 
-// screenshot saves the tab as name.png in the artifacts folder
-// ($ST_DASHBOARD_ARTIFACTS, else a fresh temp folder, logged once).
+// screenshot saves the tab as name.png in the screenshots folder that
+// the README names: $ST_DASHBOARD_ARTIFACTS, else st-dashboard-screenshots
+// in the temp folder ($TMPDIR, else /tmp).
 func screenshot(t testing.TB, ctx context.Context, name string) {
+	t.Helper()
+	shot(t, ctx, name, chromedp.FullScreenshot(100))
+}
+
+// viewShot saves what the tab's viewport shows as name.png, in the
+// screenshot folder.
+func viewShot(t testing.TB, ctx context.Context, name string) {
+	t.Helper()
+	shot(t, ctx, name, chromedp.CaptureScreenshot())
+}
+
+func shot(t testing.TB, ctx context.Context, name string, capture chromedp.Action[[]byte]) {
 	t.Helper()
 	shotsOnce.Do(func() {
 		shotsDir = os.Getenv("ST_DASHBOARD_ARTIFACTS")
 		if shotsDir == "" {
-			shotsDir, _ = os.MkdirTemp("", "st-dashboard-screenshots-")
+			shotsDir = filepath.Join(os.TempDir(), "st-dashboard-screenshots")
 		}
 		os.MkdirAll(shotsDir, 0o777)
 	})
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	png, err := chromedp.Run(ctx, capture)
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
@@ -558,7 +571,7 @@ func BenchmarkBrowserFleet(b *testing.B) {
 }
 
 func BenchmarkBrowserAgentBigLog(b *testing.B) {
-	benchBrowser(b, "/agent/"+scaleID(0), func(int) (string, string) { return "live", scaleID(0) })
+	benchBrowser(b, "/agent/"+scaleID(0), func(int) (string, string) { return "state", scaleID(0) })
 }
 
 // benchBrowser measures page at scale; target names, per iteration, the

@@ -7,13 +7,17 @@
 // # Model
 //
 // The server keeps a summary row per agent (status, unread count, last
-// activity, "waiting on a human", now.md's first lines), built once at
-// start and then refreshed one agent at a time: fsnotify names the folder
+// activity, now.md's first line, and what its newest session log says:
+// waiting on a human, stopped by an API error, thrashing, context fill,
+// last tool, a sparkline), built once at start and then refreshed one
+// agent at a time (the log is followed from where the last look ended): fsnotify names the folder
 // that changed, so an arrival costs one agent's rescan, never the
 // fleet's. A polling backstop compares each agent's folder times every
 // few seconds for changes made without events (sync tools, network
 // filesystems) and re-derives statuses, which turn unknown with age
-// alone. The first paint renders from these rows; agent pages read one
+// alone. Each row falls in an attention group (attention.go) that
+// orders the fleet page, trouble first. The first paint renders from
+// these rows; agent pages read one
 // agent on request, and event logs only from their tails, so a log of
 // any size costs the same.
 //

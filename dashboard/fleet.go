@@ -1,8 +1,8 @@
 package dashboard
 
 import (
+	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -10,35 +10,46 @@ import (
 	agentctx "github.com/smalltalk-go/st/context"
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
-	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/status"
 )
 
-// nowLines is how many non-blank lines of now.md the fleet view shows.
-const nowLines = 3
-
-// nowLineMax caps each of those lines, in runes.
+// nowLineMax caps now.md's line on the fleet page, in runes.
 const nowLineMax = 160
 
 // Row is one agent's summary on the fleet page.
 type Row struct {
-	ID     string
-	Name   string // "" when there is none
-	Status string // effective, as `st status` derives it
-	Unread int
+	ID      string
+	Name    string // "" when there is none
+	Status  string // effective, as `st status` derives it
+	Claimed string // the state the status file names, stale or not
+	Unread  int
 	// LastActivity is the newest mtime (fractional unix ms) of the inbox,
 	// archive and status entries, as `st agents --enrich`; 0 when none.
 	LastActivity float64
-	Waiting      *events.Waiting
-	Now          []string // now.md's first non-blank lines, capped
+	Now          string // now.md's first line, as plain text
+
+	// From the hook events (activity.go).
+	Waiting    *events.Waiting
+	APIError   *APIError
+	Thrash     *Thrash // only when thrashing
+	Fill       Fill
+	LastTool   string
+	LastTarget string
+	LastEvent  time.Time
+	Spark      [sparkBuckets]int // the last hour's events, oldest first
+
+	// Group is the attention group (attention.go) and Since when the
+	// agent entered it.
+	Group string
+	Since time.Time
 
 	version uint64
 }
 
 func (r *Row) same(o *Row) bool {
-	return r.ID == o.ID && r.Name == o.Name && r.Status == o.Status && r.Unread == o.Unread &&
-		r.LastActivity == o.LastActivity && slices.Equal(r.Now, o.Now) &&
-		(r.Waiting == nil) == (o.Waiting == nil) && (r.Waiting == nil || *r.Waiting == *o.Waiting)
+	a, b := *r, *o
+	a.version, b.version = 0, 0
+	return reflect.DeepEqual(a, b)
 }
 
 // fleet holds the rows of every agent and the version of the last
@@ -52,11 +63,14 @@ type fleet struct {
 	rows    map[string]*Row
 	ids     []string          // sorted
 	gone    map[string]uint64 // removed agents, by the version of their removal
+	cursors map[string]*cursor
+
+	scanMu sync.Mutex // one rescan at a time: cursors are not shared
 }
 
 // newFleet summarises the agents ids.
 func newFleet(t *fsutil.Tree, ids []string, now func() time.Time) *fleet {
-	f := &fleet{t: t, now: now, rows: map[string]*Row{}, gone: map[string]uint64{}}
+	f := &fleet{t: t, now: now, rows: map[string]*Row{}, gone: map[string]uint64{}, cursors: map[string]*cursor{}}
 	scans := agents.ScanAll(t, ids)
 	at := now()
 	for i, id := range ids {
@@ -67,9 +81,11 @@ func newFleet(t *fsutil.Tree, ids []string, now func() time.Time) *fleet {
 	return f
 }
 
-// summarise builds id's row from a scan of its folders.
+// summarise builds id's row from a scan of its folders and what its
+// event log gained since the last look.
 func (f *fleet) summarise(id string, s agents.Scan, at time.Time) Row {
-	r := Row{ID: id, Status: status.Effective(f.t, id, at), Unread: s.InboxCount(), Waiting: s.Waiting}
+	r := Row{ID: id, Unread: s.InboxCount()}
+	r.Status, r.Claimed = statusOf(f.t, id, at)
 	if n := agents.Name(f.t, id); n != nil {
 		r.Name = *n
 	}
@@ -77,24 +93,38 @@ func (f *fleet) summarise(id string, s agents.Scan, at time.Time) Row {
 		r.LastActivity = *la
 	}
 	if text, ok := agentctx.ReadNow(f.t, id); ok {
-		r.Now = firstLines(text, nowLines, nowLineMax)
+		r.Now = plainLine(text, nowLineMax)
 	}
+	c := f.cursors[id]
+	if c == nil {
+		c = &cursor{}
+		f.cursors[id] = c
+	}
+	c.advance(f.t, id)
+	r.derive(&c.act, at)
 	return r
 }
 
-// firstLines returns up to n non-blank lines of text, trimmed and capped.
-func firstLines(text string, n, max int) []string {
-	var out []string
-	for line := range strings.Lines(text) {
-		if line = jsstr.TrimSpace(line); line == "" {
-			continue
-		}
-		out = append(out, events.Cap(line, max))
-		if len(out) == n {
-			break
-		}
+// statusOf is id's effective status, as `st status` derives it, and the
+// state its file names even when that has gone stale (busy, then unknown
+// with age, is still an agent that said it was working).
+func statusOf(t *fsutil.Tree, id string, at time.Time) (effective, claimed string) {
+	effective = status.Effective(t, id, at)
+	if effective != "unknown" {
+		return effective, effective
 	}
-	return out
+	if data, _, err := t.ReadRegular(id + "/status"); err == nil {
+		claimed = status.Normalize(string(data))
+	}
+	return effective, claimed
+}
+
+// derive sets the row's event-derived fields and its group as of now.
+func (r *Row) derive(a *activity, now time.Time) {
+	r.Waiting, r.APIError, r.Thrash = a.Waiting, a.APIError, a.Thrashing()
+	r.Fill, r.LastTool, r.LastTarget, r.LastEvent = a.Fill, a.LastTool, a.LastTarget, a.LastEvent
+	r.Spark = a.spark.at(now)
+	r.attend(now)
 }
 
 // Version is the version of the last change.
@@ -147,6 +177,8 @@ func (f *fleet) Since(v uint64) (changed []Row, removed []string, now uint64) {
 // Refresh rescans the agents ids (an id that is no agent any more is
 // removed, a new one added) and returns those whose row changed.
 func (f *fleet) Refresh(ids []string) []string {
+	f.scanMu.Lock()
+	defer f.scanMu.Unlock()
 	at := f.now()
 	type fresh struct {
 		row   Row
@@ -169,6 +201,7 @@ func (f *fleet) Refresh(ids []string) []string {
 			delete(f.rows, id)
 			f.ids = slices.DeleteFunc(f.ids, func(s string) bool { return s == id })
 			f.gone[id] = f.version
+			delete(f.cursors, id)
 		case !got[i].agent:
 			continue
 		case had && old.same(&got[i].row):
@@ -197,25 +230,37 @@ func (f *fleet) IDs() []string {
 }
 
 // Restatus re-derives every agent's status, which turns unknown with the
-// status file's age alone, and returns the agents whose status changed.
+// status file's age alone, and its attention group and sparkline, which
+// age too, and returns the agents whose row changed.
 func (f *fleet) Restatus() []string {
+	f.scanMu.Lock()
+	defer f.scanMu.Unlock()
 	at := f.now()
 	ids := f.IDs()
-	states := make([]string, len(ids))
+	states := make([][2]string, len(ids))
 	for i, id := range ids {
-		states[i] = status.Effective(f.t, id, at)
+		states[i][0], states[i][1] = statusOf(f.t, id, at)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var changed []string
 	for i, id := range ids {
 		r, ok := f.rows[id]
-		if !ok || r.Status == states[i] {
+		if !ok {
+			continue
+		}
+		c := *r
+		c.Status, c.Claimed = states[i][0], states[i][1]
+		if cur := f.cursors[id]; cur != nil {
+			c.derive(&cur.act, at)
+		} else {
+			c.attend(at)
+		}
+		if c.same(r) {
 			continue
 		}
 		f.version++
-		c := *r
-		c.Status, c.version = states[i], f.version
+		c.version = f.version
 		f.rows[id] = &c
 		changed = append(changed, id)
 	}

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/layout"
 )
 
@@ -95,7 +96,8 @@ func Main(p Process) int {
 	port := ln.Addr().(*net.TCPAddr).Port
 	host, _, _ := net.SplitHostPort(o.addr)
 	url := "http://" + net.JoinHostPort(displayHost(host), strconv.Itoa(port)) + "/"
-	cfg := Config{Root: p.Env.Root(), Env: p.Env, From: o.from, MaxMessageBytes: p.Env.MaxMessageBytes()}
+	cfg := Config{Root: p.Env.Root(), Env: p.Env, From: o.from, MaxMessageBytes: p.Env.MaxMessageBytes(),
+		ContextWindow: hooks.LoadConfig(p.Env.ConfigDir()).ContextWindow}
 	if loopback {
 		cfg.Hosts = loopbackHosts(host, port)
 	} else {

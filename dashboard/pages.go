@@ -7,9 +7,12 @@ import (
 	"io/fs"
 	"math"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/overview"
 	"github.com/smalltalk-go/st/status"
 )
@@ -49,6 +52,27 @@ func parsePages(s *Server) *template.Template {
 		"since":    s.sinceTS,
 		"chartW":   func() float64 { return chartW },
 		"chartH":   func() float64 { return chartH },
+		"sparkW":   func() float64 { return sparkW },
+		"sparkH":   func() float64 { return sparkH },
+		"spark":    sparkBars,
+		"sparkN":   sparkTotal,
+		"fill":     s.fill,
+		"tokens":   kTokens,
+		"until":    s.until,
+		"msOf":     func(t time.Time) int64 { return t.UnixMilli() },
+		"rank":     func(g string) int { return groupRank[g] },
+		"label": func(g string) string {
+			if !validGroup(g) {
+				return g
+			}
+			return groups[groupRank[g]].Label
+		},
+		"title": func(alarm int) string {
+			if alarm > 0 {
+				return "(" + strconv.Itoa(alarm) + ") st dashboard"
+			}
+			return "st dashboard"
+		},
 	}
 	return template.Must(template.New("").Funcs(funcs).ParseFS(pageFiles, "web/*.html"))
 }
@@ -77,40 +101,199 @@ type fleetPage struct {
 	Summary summary
 }
 
-// summary counts the fleet by status, plus those waiting on a human.
+// view is the fleet page's order and filter, from its URL: ?order=name
+// (else by attention) and ?show=GROUP (else every agent).
+type view struct {
+	Order string
+	Show  string
+}
+
+func viewOf(q url.Values) view {
+	v := view{Order: orderAttention, Show: q.Get("show")}
+	if q.Get("order") == orderName {
+		v.Order = orderName
+	}
+	if !validGroup(v.Show) {
+		v.Show = ""
+	}
+	return v
+}
+
+// href is the fleet page's URL with this view.
+func (v view) href() string {
+	q := url.Values{}
+	if v.Show != "" {
+		q.Set("show", v.Show)
+	}
+	if v.Order != orderAttention {
+		q.Set("order", v.Order)
+	}
+	if len(q) == 0 {
+		return "/"
+	}
+	return "/?" + q.Encode()
+}
+
+// summary counts the fleet by attention group; each count links to the
+// page filtered to that group.
 type summary struct {
-	Agents  int
-	Unread  int
-	Waiting int
-	States  []stateCount
+	Agents int
+	Unread int
+	Alarm  int // agents in a group that needs a person (the title's count)
+	Groups []groupCount
+	View   view
+	All    string // the link to every agent, in this order
+	Orders []orderLink
 }
 
-type stateCount struct {
-	State string
-	N     int
+type groupCount struct {
+	Group
+	N       int
+	Href    string
+	Current bool
 }
 
-func summarise(rows []Row) summary {
-	sm := summary{Agents: len(rows)}
+type orderLink struct {
+	Label, Href string
+	Current     bool
+}
+
+func summarise(rows []Row, v view) summary {
+	sm := summary{Agents: len(rows), View: v, All: view{Order: v.Order}.href()}
 	n := map[string]int{}
-	for _, r := range rows {
-		n[r.Status]++
-		sm.Unread += r.Unread
-		if r.Waiting != nil {
-			sm.Waiting++
+	for i := range rows {
+		n[rows[i].Group]++
+		sm.Unread += rows[i].Unread
+		if rows[i].Alarm() {
+			sm.Alarm++
 		}
 	}
-	for _, st := range status.Readable {
-		if n[st] > 0 {
-			sm.States = append(sm.States, stateCount{st, n[st]})
+	for _, g := range groups {
+		if n[g.Key] > 0 || g.Key == v.Show {
+			link := view{Order: v.Order, Show: g.Key}
+			if g.Key == v.Show {
+				link.Show = "" // clicking the current filter clears it
+			}
+			sm.Groups = append(sm.Groups, groupCount{g, n[g.Key], link.href(), g.Key == v.Show})
 		}
+	}
+	for _, o := range []string{orderAttention, orderName} {
+		sm.Orders = append(sm.Orders, orderLink{"by " + o, view{Order: o, Show: v.Show}.href(), o == v.Order})
 	}
 	return sm
 }
 
+// arrange orders rows for the view and keeps those it shows.
+func arrange(rows []Row, v view) []Row {
+	sortRows(rows, v.Order)
+	if v.Show == "" {
+		return rows
+	}
+	var shown []Row
+	for _, r := range rows {
+		if r.Group == v.Show {
+			shown = append(shown, r)
+		}
+	}
+	return shown
+}
+
 func (s *Server) serveFleet(w http.ResponseWriter, r *http.Request) {
-	rows, v := s.fleet.Rows()
-	s.render(w, http.StatusOK, "fleet", fleetPage{Rows: rows, Version: v, Summary: summarise(rows)})
+	rows, ver := s.fleet.Rows()
+	v := viewOf(r.URL.Query())
+	sm := summarise(rows, v)
+	s.render(w, http.StatusOK, "fleet", fleetPage{Rows: arrange(rows, v), Version: ver, Summary: sm})
+}
+
+// fillView is a context fill as the pages show it.
+type fillView struct {
+	Fill
+	Window int64
+	Pct    int    // of Window; -1 when the tokens exceed it (the window is not the configured one)
+	Level  string // "", "warm" (60 %), "hot" (80 %)
+}
+
+// fill renders f against the configured window; nil when no fill was
+// recorded.
+func (s *Server) fill(f Fill) *fillView {
+	if f.Tokens <= 0 {
+		return nil
+	}
+	v := &fillView{Fill: f, Window: s.window(), Pct: -1}
+	if f.Tokens <= v.Window {
+		v.Pct = int(f.Tokens * 100 / v.Window)
+		switch {
+		case v.Pct >= 80:
+			v.Level = "hot"
+		case v.Pct >= 60:
+			v.Level = "warm"
+		}
+	}
+	return v
+}
+
+// window is the context window the fill is measured against.
+func (s *Server) window() int64 {
+	if s.cfg.ContextWindow > 0 {
+		return int64(s.cfg.ContextWindow)
+	}
+	return hooks.DefaultContextWindow
+}
+
+// kTokens renders a token count briefly: 84k, 1.2M.
+func kTokens(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
+	case n >= 1000:
+		return strconv.FormatInt(n/1000, 10) + "k"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// sparkBars draws a row's sparkline (sparkW × sparkH user units).
+func sparkBars(n [sparkBuckets]int) []Bar {
+	peak := 0
+	for _, c := range n {
+		peak = max(peak, c)
+	}
+	if peak == 0 {
+		return nil
+	}
+	w := sparkW / sparkBuckets
+	var bars []Bar
+	for i, c := range n {
+		if c == 0 {
+			continue
+		}
+		h := max(1, sparkH*float64(c)/float64(peak))
+		bars = append(bars, Bar{X: float64(i) * w, Y: sparkH - h, W: w - 1, H: h})
+	}
+	return bars
+}
+
+// sparkTotal is the number of events a sparkline counts.
+func sparkTotal(n [sparkBuckets]int) int {
+	t := 0
+	for _, c := range n {
+		t += c
+	}
+	return t
+}
+
+// Sparkline geometry, in SVG user units.
+const (
+	sparkW = 48.0
+	sparkH = 14.0
+)
+
+// until renders a time to come the way ago renders one past.
+func (s *Server) until(t time.Time) string {
+	d := t.Sub(s.cfg.Now())
+	if d <= 0 {
+		return "now"
+	}
+	return "in " + overview.FormatAge(float64(d.Milliseconds()))
 }
 
 // agentPage is the data of an agent page.

@@ -40,6 +40,9 @@ type Config struct {
 	// MaxMessageBytes is the biggest message sent from the pages and
 	// the biggest file shown (layout.DefaultMaxMessageBytes when 0).
 	MaxMessageBytes int64
+	// ContextWindow is the window context fills are measured against, in
+	// tokens: the hooks' context_window (hooks.DefaultContextWindow when 0).
+	ContextWindow int
 }
 
 // maxBytes is the configured maximum message size.

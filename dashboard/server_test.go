@@ -268,7 +268,7 @@ func TestFleetRows(t *testing.T) {
 		t.Fatalf("agents = %v", ids)
 	}
 	a, b := rows[0], rows[1]
-	if a.Status != "busy" || strings.Join(a.Now, "|") != "first line|second|third" || a.Unread != 0 {
+	if a.Status != "busy" || a.Now != "first line" || a.Unread != 0 {
 		t.Errorf("alice = %+v", a)
 	}
 	if b.Status != "unknown" || b.Unread != 2 || b.Waiting == nil || b.Waiting.Type != "permission_prompt" {

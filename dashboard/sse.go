@@ -20,8 +20,9 @@ const (
 
 // serveEvents streams changes as server-sent events. The fleet page
 // (no agent parameter) gets a "row" event per changed agent, "remove"
-// per vanished one and a "summary"; an agent page (?agent=ID) gets its
-// "live" section re-rendered. Each event's id is the version it brings
+// per vanished one and a "summary" (counted and linked for the page's
+// ?show= and ?order=, which the page passes on); an agent page (?agent=ID) gets its
+// "state" and "live" sections re-rendered. Each event's id is the version it brings
 // the page to; the page passes the version it was rendered at as ?v=,
 // and EventSource resends the last id on reconnect, so nothing is missed
 // and nothing is sent twice.
@@ -37,6 +38,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := lastVersion(r)
+	view := viewOf(r.URL.Query())
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
@@ -52,7 +54,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	for {
 		var err error
 		if agent == "" {
-			v, err = s.sendFleet(w, v)
+			v, err = s.sendFleet(w, v, view)
 		} else if t := s.touch(agent); t > v {
 			if wait := agentEvery - time.Since(last); wait > 0 {
 				select {
@@ -64,8 +66,8 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 				}
 				t = s.touch(agent)
 			}
-			html := s.fragment("live", s.agentView(agent))
-			err = sendEvent(w, "live", t, map[string]any{"html": html})
+			view := s.agentView(agent)
+			err = sendEvent(w, "live", t, map[string]any{"state": s.fragment("state", view), "html": s.fragment("live", view)})
 			v, last = t, time.Now()
 		}
 		if err != nil {
@@ -99,7 +101,7 @@ func lastVersion(r *http.Request) uint64 {
 
 // sendFleet sends the rows changed after version v and returns the
 // version the page is at now.
-func (s *Server) sendFleet(w http.ResponseWriter, v uint64) (uint64, error) {
+func (s *Server) sendFleet(w http.ResponseWriter, v uint64, view view) (uint64, error) {
 	changed, removed, now := s.fleet.Since(v)
 	if now <= v {
 		return v, nil
@@ -115,7 +117,8 @@ func (s *Server) sendFleet(w http.ResponseWriter, v uint64) (uint64, error) {
 		}
 	}
 	rows, _ := s.fleet.Rows()
-	if err := sendEvent(w, "summary", now, map[string]any{"html": s.fragment("summary", summarise(rows))}); err != nil {
+	sm := summarise(rows, view)
+	if err := sendEvent(w, "summary", now, map[string]any{"html": s.fragment("summary", sm), "alarm": sm.Alarm}); err != nil {
 		return v, err
 	}
 	return now, nil

@@ -82,12 +82,19 @@ type Event struct {
 	ToolMS    int64  `json:"tool_ms,omitempty"` // the tool's duration as reported by Claude Code
 	Error     string `json:"error,omitempty"`   // error type or first line of the error, capped
 	Interrupt bool   `json:"interrupt,omitempty"`
-	Type      string `json:"type,omitempty"`    // notification type, SessionStart source, SessionEnd reason, PreCompact trigger
-	Title     string `json:"title,omitempty"`   // notification title, capped
-	Message   string `json:"message,omitempty"` // notification message, capped
-	Advice    string `json:"advice,omitempty"`  // what the hook told the model, by name (e.g. context-80)
-	Attempt   int    `json:"attempt,omitempty"` // stop-failure retry attempt
-	HookUS    int64  `json:"hook_us"`           // the hook's own duration, microseconds
+	Type      string `json:"type,omitempty"`     // notification type, SessionStart source, SessionEnd reason, PreCompact trigger
+	Title     string `json:"title,omitempty"`    // notification title, capped
+	Message   string `json:"message,omitempty"`  // notification message, capped
+	Advice    string `json:"advice,omitempty"`   // what the hook told the model, by name (e.g. context-80)
+	Attempt   int    `json:"attempt,omitempty"`  // stop-failure retry attempt
+	RetryAt   string `json:"retry_at,omitempty"` // stop-failure: when the next retry is due (ts format)
+	// CtxTokens is how full the context window was at the last assistant
+	// turn (its usage: input plus cache writes and reads) and Model that
+	// turn's model, read from the transcript's tail at PostToolUse, Stop
+	// and PreCompact; unset when the transcript did not tell.
+	CtxTokens int64  `json:"ctx_tokens,omitempty"`
+	Model     string `json:"model,omitempty"`
+	HookUS    int64  `json:"hook_us"` // the hook's own duration, microseconds
 }
 
 // TimeFormat is the layout of Event.TS.

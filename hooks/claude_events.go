@@ -25,6 +25,7 @@ func subagentStart(c *call) Result {
 
 func stop(c *call) Result {
 	ClearRetry(c.ctx, c.t, c.opt.Agent, c.p.SessionID)
+	RestoreStatus(c.ctx, c.t, c.opt.Agent, c.p.SessionID)
 	var stamp string
 	if c.opt.Timestamp {
 		stamp = "⏱ " + c.now.Local().Format("15:04:05")

@@ -42,7 +42,7 @@ func runCodexSessionStart(opt Options) Result {
 	// it, so the first Stop does not repeat it (issue 11), but not past
 	// the older messages the budget left out.
 	if t, err := fsutil.OpenOrCreate(filepath.Join(opt.StateDir, cursorDir)); err == nil {
-		c := openCursor(t, opt.Root, opt.Agent)
+		c := openCursor(t, opt)
 		c.save(items, items[len(items)-shown:], nowMS)
 		c.close()
 		t.Close()
@@ -110,7 +110,7 @@ func runCodexStop(opt Options) Result {
 	if err := layout.EnsureAgent(opt.Root, opt.Agent); err != nil {
 		return systemMessage("st message ls --json failed: " + strings.TrimSuffix(errLine(err), "\n"))
 	}
-	c := openCursor(t, opt.Root, opt.Agent)
+	c := openCursor(t, opt)
 	defer c.close()
 	nowMS := opt.Now().UnixMilli()
 	listed, err := codexList(opt, c.since())

@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"context"
 	"encoding/hex"
 	"errors"
 	"io/fs"
@@ -72,7 +71,8 @@ func rootKey(root string) (key, abs string) {
 
 // openCursor opens (creating its folders) and locks agent's cursor in
 // tree. A lock it cannot get in time is skipped: the hook still answers.
-func openCursor(tree *fsutil.Tree, root, agent string) *codexCursor {
+func openCursor(tree *fsutil.Tree, opt Options) *codexCursor {
+	root, agent := opt.Root, opt.Agent
 	key, abs := rootKey(root)
 	c := &codexCursor{tree: tree, rel: key + "/" + agent + cursorSuffix, unlock: func() {}, seen: map[string]bool{}}
 	if tree.MkdirAll(key) != nil {
@@ -81,7 +81,7 @@ func openCursor(tree *fsutil.Tree, root, agent string) *codexCursor {
 	if data, _, err := tree.ReadRegular(key + "/" + cursorRootFile); err != nil || string(data) != abs+"\n" {
 		tree.WriteAtomic(key+"/"+cursorRootFile, []byte(abs+"\n"))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cursorLockWait)
+	ctx, cancel := opt.waitCtx(cursorLockWait)
 	defer cancel()
 	if unlock, err := tree.Lock(ctx, "codex-cursor-"+key+"-"+agent); err == nil {
 		c.unlock = unlock

@@ -87,7 +87,7 @@ func (c *codexCheck) tomlHooks(path, stBin string, fail func(string, ...any), w 
 // there twice (the old README appended it on every run).
 func duplicateAdvice(te *TOMLError) string {
 	if te.Table == "mcp_servers.st" && strings.Contains(te.Msg, "already exists") {
-		return " (`st init --for codex --write` keeps one [mcp_servers.st] table)"
+		return " (`st init --for codex` keeps one [mcp_servers.st] table)"
 	}
 	return ""
 }

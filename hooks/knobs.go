@@ -14,6 +14,10 @@ type Knobs struct {
 	RetryMax       time.Duration // ST_RETRY_MAX_S, default 600 s
 	CapturePrompts bool          // ST_CAPTURE_PROMPTS=1
 	HookChild      bool          // ST_HOOK_CHILD=1
+
+	// What Claude Code says about the session (headless.go).
+	Unattended bool   // CLAUDE_CODE_SESSION_ATTENDED=0: -p or the SDK, no person at a terminal
+	ClientPID  string // CLAUDE_PID: the Claude Code process
 }
 
 // Knob defaults.
@@ -34,6 +38,8 @@ func KnobsFrom(get func(string) string) Knobs {
 		RetryMax:       seconds(get("ST_RETRY_MAX_S"), DefaultRetryMax),
 		CapturePrompts: get("ST_CAPTURE_PROMPTS") == "1",
 		HookChild:      get("ST_HOOK_CHILD") == "1",
+		Unattended:     get("CLAUDE_CODE_SESSION_ATTENDED") == "0",
+		ClientPID:      get("CLAUDE_PID"),
 	}
 }
 

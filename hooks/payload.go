@@ -45,6 +45,8 @@ type Payload struct {
 
 	StopHookActive bool `json:"stop_hook_active"`
 
+	LastAssistantMessage string `json:"last_assistant_message"` // Stop, StopFailure ("API Error: 529 …")
+
 	// Raw is the payload as read, for the prompt spool.
 	Raw json.RawMessage `json:"-"`
 }
@@ -141,15 +143,17 @@ func scalarText(raw json.RawMessage) string {
 }
 
 // FailureType is a StopFailure's type: error, else error_type, else
-// "unknown" (st-compat §7.4, claude-code-hooks.md §1.5).
+// "unknown" (st-compat §7.4, claude-code-hooks.md §1.5), refined by the
+// HTTP status Claude Code names in last_assistant_message
+// (RefineFailure).
 func (p *Payload) FailureType() string {
+	typ := "unknown"
 	if s := scalarText(p.Error); s != "" {
-		return s
+		typ = s
+	} else if s := scalarText(p.ErrorType); s != "" {
+		typ = s
 	}
-	if s := scalarText(p.ErrorType); s != "" {
-		return s
-	}
-	return "unknown"
+	return RefineFailure(typ, p.LastAssistantMessage)
 }
 
 // EventNames maps `st hook <event>` names to Claude Code's event names.

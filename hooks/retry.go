@@ -192,8 +192,9 @@ const RetryPoll = time.Second
 // attempt, tells the operator at the alert attempt or when giving up,
 // waits the backoff and asks the model to retry (exit 2 and one stderr
 // line, for asyncRewake); a retry superseded while it waits exits 0
-// silently. Any other failure ends the session's streak. It also appends
-// the StopFailure event line.
+// silently, and a session that cannot be woken (a one-shot claude -p,
+// headless.go) is not kept waiting. Any other failure ends the session's
+// streak. It also appends the StopFailure event line.
 func StopFailureRetry(stdin []byte, opt Options) Result {
 	if opt.Agent == "" {
 		return Result{}
@@ -210,6 +211,12 @@ func StopFailureRetry(stdin []byte, opt Options) Result {
 	defer cancel()
 	if !Transient(failType) {
 		ClearRetry(ctx, t, opt.Agent, p.SessionID)
+		Append(ctx, t, opt, ev)
+		return Result{}
+	}
+	if opt.Knobs.Unattended && !CanRewake(opt.Knobs, ClientCommandLine(opt.Knobs.ClientPID)) {
+		// A one-shot claude -p: no turn can follow, so no wait (headless.go).
+		ev.Advice = "no-retry-headless"
 		Append(ctx, t, opt, ev)
 		return Result{}
 	}
@@ -237,11 +244,15 @@ func StopFailureRetry(stdin []byte, opt Options) Result {
 	case PlanRetry:
 		ev.Advice = "retry"
 	}
+	retrying := plan == PlanRetry || plan == PlanRetryAndAlert
+	delay := Backoff(streak.Attempt, opt.Knobs.RetryBase, opt.Knobs.RetryMax, rand.Float64())
+	if retrying {
+		ev.RetryAt = events.Stamp(opt.now().Add(delay))
+	}
 	Append(ctx, t, opt, ev)
-	if plan != PlanRetry && plan != PlanRetryAndAlert {
+	if !retrying {
 		return Result{}
 	}
-	delay := Backoff(streak.Attempt, opt.Knobs.RetryBase, opt.Knobs.RetryMax, rand.Float64())
 	poll := min(RetryPoll, max(delay/10, 10*time.Millisecond))
 	if Wait(context.Background(), delay, poll, func() bool {
 		return Superseded(t, opt.Agent, p.SessionID, streak.Token)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/smalltalk-go/st/events"
@@ -56,6 +57,14 @@ type Options struct {
 	Notices []byte
 
 	late *latePayload // stdin of a hook that reads no payload, for its event line
+
+	// deadline ends the whole hook process (Serve: its start plus the
+	// budget); every lock wait ends by it. Zero: no deadline.
+	deadline time.Time
+	// early keeps the hook's output once it is known, so that a hook that
+	// answered but then waited too long to log its event line still
+	// prints its answer when the deadline comes.
+	early *earlyResult
 
 	// TestPanic makes the hook panic at its start and TestDelay makes it
 	// sleep first (pre-compact: inside its write), so tests can exercise
@@ -153,6 +162,13 @@ const StdinBound = 2 * time.Second
 // reads it, runs the hook through Run, prints its output, then runs and
 // prints the hook's then part, if any. It returns the exit code.
 // Whatever happens, resolving included, it fails open.
+//
+// The budget (ST_HOOK_TIMEOUT_MS) is a wall-clock limit on all of it
+// from opt.Start: reading the payload, parsing config.yaml, every lock
+// wait and the event line. When it runs out, Serve prints the hook's
+// answer if it has one, else the fail-open output, and returns; the
+// caller exits, abandoning whatever still waits. Only the then part runs
+// after it, unbudgeted.
 func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -166,30 +182,87 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 		resolve(&opt)
 	}
 	h, ok := hookFor(event, opt.Retry)
-	var payload []byte
-	if ok && h.readsPayload {
-		payload = readBounded(stdin, StdinBound)
-	} else if ok && !h.onStore {
-		opt.late = readLate(stdin) // for the event line's session (late_payload.go)
+	opt.deadline = opt.Start.Add(budgetFor(event, opt))
+	opt.early = &earlyResult{}
+	type outcome struct {
+		res     Result
+		payload []byte
 	}
-	opt.Config = DefaultConfig()
-	if h.readsConfig {
-		opt.Config = LoadConfig(opt.ConfigDir)
+	done := make(chan outcome, 1)
+	go func(opt Options) { // a copy: the hook's settings are its own
+		defer func() {
+			if r := recover(); r != nil {
+				close(done)
+			}
+		}()
+		var payload []byte
+		if ok && h.readsPayload {
+			payload = readBounded(stdin, StdinBound)
+		} else if ok && !h.onStore {
+			opt.late = readLate(stdin) // for the event line's session (late_payload.go)
+		}
+		opt.Config = DefaultConfig()
+		if h.readsConfig {
+			opt.Config = LoadConfig(opt.ConfigDir)
+		}
+		if event == UserPromptSubmit {
+			opt.Spool.Host, _ = os.Hostname()
+		}
+		done <- outcome{Run(event, payload, opt), payload}
+	}(opt)
+	timer := time.NewTimer(time.Until(opt.deadline))
+	defer timer.Stop()
+	var out outcome
+	finished := false
+	select {
+	case out, finished = <-done:
+	case <-timer.C:
 	}
-	if event == UserPromptSubmit {
-		opt.Spool.Host, _ = os.Hostname()
+	if !finished {
+		out.res = opt.early.or(Fault(event, opt.JSON))
 	}
-	code = write(Run(event, payload, opt), stdout, stderr)
-	if h.then != nil && code == 0 {
+	code = write(out.res, stdout, stderr)
+	if finished && h.then != nil && code == 0 {
 		more, _ := budgeted(0, func() Result {
 			if opt.TestPanic {
 				panic("hooks: test panic")
 			}
-			return h.then(payload, opt)
+			return h.then(out.payload, opt)
 		})
 		code = write(more, stdout, stderr)
 	}
 	return code
+}
+
+// earlyResult is a hook's output as soon as it is known; the first one
+// set wins.
+type earlyResult struct {
+	mu  sync.Mutex
+	res *Result
+}
+
+func (e *earlyResult) set(r Result) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.res == nil {
+		e.res = &r
+	}
+}
+
+// or returns the output set, else fallback.
+func (e *earlyResult) or(fallback Result) Result {
+	if e == nil {
+		return fallback
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.res == nil {
+		return fallback
+	}
+	return *e.res
 }
 
 func write(res Result, stdout, stderr io.Writer) int {
@@ -211,10 +284,15 @@ func Run(event string, payload []byte, opt Options) Result {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	res, done := budgeted(budgetFor(event, opt), func() Result { return h.start(event, payload, opt) })
-	if !done {
-		res = Fault(event, opt.JSON)
+	budget := budgetFor(event, opt)
+	if !opt.deadline.IsZero() {
+		budget = max(time.Until(opt.deadline), time.Nanosecond)
 	}
+	res, done := budgeted(budget, func() Result { return h.start(event, payload, opt) })
+	if !done {
+		res = opt.early.or(Fault(event, opt.JSON))
+	}
+	opt.early.set(res)
 	if !h.onStore && h.then == nil {
 		record(event, payload, opt)
 	}
@@ -235,6 +313,7 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	c := &call{opt: opt, payload: payload, now: opt.now()}
 	c.p, _ = ParsePayload(payload)
 	c.line = NewEvent(EventName(event, &c.p), &c.p, c.now)
+	NoteContext(c.line, &c.p)
 	if opt.Agent == "" {
 		return Result{} // no agent: nowhere to record, nothing to say
 	}
@@ -246,10 +325,11 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 		return Result{}
 	}
 	defer t.Close()
-	ctx, cancel := hookCtx()
+	ctx, cancel := opt.lockCtx()
 	defer cancel()
 	c.t, c.ctx = t, ctx
 	res := h.run(c)
+	opt.early.set(res)
 	Append(ctx, t, opt, c.line)
 	return res
 }
@@ -348,6 +428,20 @@ func hookCtx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), LockWait)
 }
 
+// lockCtx bounds a lock wait by LockWait and by the hook's deadline.
+func (o *Options) lockCtx() (context.Context, context.CancelFunc) {
+	return o.waitCtx(LockWait)
+}
+
+// waitCtx ends after d or at the hook's deadline, whichever comes first.
+func (o *Options) waitCtx(d time.Duration) (context.Context, context.CancelFunc) {
+	end := time.Now().Add(d)
+	if !o.deadline.IsZero() && o.deadline.Before(end) {
+		end = o.deadline
+	}
+	return context.WithDeadline(context.Background(), end)
+}
+
 // Append stamps the hook's duration on ev and appends it to the agent's
 // event log; errors are dropped (the log must never fail a hook). Only
 // an existing agent folder gets a log: a hook never creates an agent
@@ -385,17 +479,19 @@ func Record(event string, payload []byte, session string, opt Options) {
 		p.SessionID = session
 	}
 	ev := NewEvent(EventName(event, &p), &p, opt.now())
+	NoteContext(ev, &p)
 	t, err := fsutil.Open(opt.Root)
 	if err != nil {
 		return
 	}
 	defer t.Close()
-	ctx, cancel := hookCtx()
+	ctx, cancel := opt.lockCtx()
 	defer cancel()
 	Append(ctx, t, opt, ev)
 	if event == SessionStart && t.IsDir(opt.Agent) {
-		// A lock budget of its own: the line above may have used up the first.
-		ctx, cancel := hookCtx()
+		// A lock budget of its own: the line above may have used up the
+		// first. Both end by the hook's deadline.
+		ctx, cancel := opt.lockCtx()
 		defer cancel()
 		start := opt.Start
 		if start.IsZero() {

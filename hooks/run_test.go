@@ -345,6 +345,15 @@ func TestStopFailureRetry(t *testing.T) {
 	if res := StopFailureRetry(in, env); res.Code != 2 || !strings.Contains(string(res.Stderr), "retry 2 of 10") {
 		t.Errorf("second retry = %+v", res)
 	}
+	// Each retried failure's line says when the retry is due: within the
+	// backoff's bounds after the failure.
+	for _, e := range logLines(t, root, "s1") {
+		at, _ := e.Time()
+		due, err := time.Parse(events.TimeFormat, e.RetryAt)
+		if err != nil || due.Before(at) || due.After(at.Add(env.Knobs.RetryMax)) {
+			t.Errorf("attempt %d: retry_at %q for a failure at %s", e.Attempt, e.RetryAt, e.TS)
+		}
+	}
 	// Non-transient failures never retry and end the streak.
 	if res := StopFailureRetry([]byte(`{"session_id":"s1","error":"billing_error"}`), env); res.Code != 0 || len(res.Stderr) != 0 {
 		t.Errorf("billing_error = %+v", res)

@@ -19,6 +19,10 @@ type State struct {
 	// ChannelNoted are inbox filenames the model got as channel blocks
 	// since the last Stop (channel.go); Stop does not announce them.
 	ChannelNoted []string `json:"channel_noted,omitempty"`
+	// StatusBefore is the agent's status before an API failure set it to
+	// StatusFailed (failure_status.go); Stop puts it back.
+	StatusBefore string `json:"status_before,omitempty"`
+	StatusFailed string `json:"status_failed,omitempty"`
 }
 
 // UpdateState reads a session's state, lets fn change it, and writes it

@@ -108,18 +108,50 @@ func PolicyFor(typ string, cfg Config) Policy {
 // FailureType reads the failure type from a StopFailure payload: the
 // first usable of "error" (what Claude Code sends) and "error_type" (what
 // upstream read), else "unknown". A non-empty string is used as is;
-// another scalar other than null and false as its JSON text.
+// another scalar other than null and false as its JSON text. The result
+// is refined by the HTTP status in "last_assistant_message"
+// (RefineFailure).
 func FailureType(payload []byte) string {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(payload, &obj) != nil || obj == nil {
 		return "unknown"
 	}
+	var last string
+	json.Unmarshal(obj["last_assistant_message"], &last)
 	for _, key := range []string{"error", "error_type"} {
 		if v, ok := usable(obj[key]); ok {
-			return v
+			return RefineFailure(v, last)
 		}
 	}
-	return "unknown"
+	return RefineFailure("unknown", last)
+}
+
+// refinements map what Claude Code 2.1.328 sends for an HTTP status to
+// the type st's policy has a row for: it reports an overloaded 529 as
+// server_error and a 400 as unknown (e2e/claudecode/testdata/payloads,
+// StopFailure-529.json and StopFailure-400.json).
+var refinements = []struct {
+	sent   string
+	status string
+	typ    string
+}{
+	{"server_error", "529", "overloaded"},
+	{"unknown", "400", "invalid_request"},
+}
+
+// RefineFailure returns the failure type for a StopFailure whose client
+// sent typ with lastMessage, "API Error: <status> …" for an API error.
+func RefineFailure(typ, lastMessage string) string {
+	rest, ok := strings.CutPrefix(lastMessage, "API Error: ")
+	if !ok || len(rest) < 3 || len(rest) > 3 && rest[3] != ' ' {
+		return typ
+	}
+	for _, r := range refinements {
+		if r.sent == typ && r.status == rest[:3] {
+			return r.typ
+		}
+	}
+	return typ
 }
 
 func usable(raw json.RawMessage) (string, bool) {
@@ -163,7 +195,7 @@ func runStopFailure(stdin []byte, opt Options) Result {
 	p := PolicyFor(typ, cfg)
 	var out, errs strings.Builder
 	if p.State != "" {
-		if err := setStatus(opt.Root, id, p.State); err != nil {
+		if err := setFailureStatus(opt.Root, id, sessionOf(stdin), p.State); err != nil {
 			errs.WriteString(errLine(err))
 		} else {
 			fmt.Fprintf(&out, "status: %s\n", p.State)
@@ -199,8 +231,10 @@ func notify(opt Options, cfg Config, id, typ string, p Policy, out, errs *string
 	}
 }
 
-// setStatus is `st status <id> --set <state>`: folders created, then set.
-func setStatus(root, id, state string) error {
+// setFailureStatus is `st status <id> --set <state>` (folders created,
+// then set), remembering in the session's state what the status was so
+// that the session's next Stop can put it back (failure_status.go).
+func setFailureStatus(root, id, session, state string) error {
 	if err := layout.EnsureAgent(root, id); err != nil {
 		return err
 	}
@@ -209,7 +243,20 @@ func setStatus(root, id, state string) error {
 		return err
 	}
 	defer t.Close()
-	return status.Set(t, id, state)
+	before := statusNow(t, id)
+	if err := status.Set(t, id, state); err != nil {
+		return err
+	}
+	ctx, cancel := hookCtx()
+	defer cancel()
+	NoteFailureStatus(ctx, t, id, session, before, state)
+	return nil
+}
+
+// sessionOf is the session_id of a payload, "" when it has none.
+func sessionOf(payload []byte) string {
+	p, _ := ParsePayload(payload)
+	return p.SessionID
 }
 
 // send is `st message send <to> [--priority P] --subject S -m B` from m.From.

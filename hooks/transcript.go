@@ -50,6 +50,7 @@ type usage struct {
 type transcriptLine struct {
 	IsSidechain bool `json:"isSidechain"`
 	Message     struct {
+		Model string `json:"model"`
 		Usage *usage `json:"usage"`
 	} `json:"message"`
 }
@@ -60,6 +61,12 @@ type transcriptLine struct {
 // cut by the tail bound, subagent (sidechain) lines and zero records are
 // skipped; ok is false when there is none.
 func ContextTokens(tail []byte) (tokens int64, ok bool) {
+	tokens, _, ok = ContextUsage(tail)
+	return tokens, ok
+}
+
+// ContextUsage is ContextTokens with the model of the turn it read.
+func ContextUsage(tail []byte) (tokens int64, model string, ok bool) {
 	for len(tail) > 0 {
 		tail = bytes.TrimRight(tail, "\r\n")
 		i := bytes.LastIndexByte(tail, '\n')
@@ -78,10 +85,10 @@ func ContextTokens(tail []byte) (tokens int64, ok bool) {
 		}
 		u := tl.Message.Usage
 		if n := u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens; n > 0 {
-			return n, true
+			return n, tl.Message.Model, true
 		}
 	}
-	return 0, false
+	return 0, "", false
 }
 
 // Context-fill thresholds, in percent of the window.

@@ -41,9 +41,9 @@ func Main(p Process) int {
 	// before "offline" is written: the write fails, the session ends.
 	signal.Ignore(syscall.SIGPIPE)
 	root := p.Env.Root()
-	id, err := agent(p, root)
+	id, throwaway, err := agent(p, root)
 	if err == nil {
-		cfg := Config{Root: root, Agent: id, Channel: p.Channel, In: p.Stdin, Out: p.Stdout, Now: p.Now}
+		cfg := Config{Root: root, Agent: id, Throwaway: throwaway, Channel: p.Channel, In: p.Stdin, Out: p.Stdout, Now: p.Now}
 		cfg.MaxMessageBytes = p.Env.MaxMessageBytes()
 		if p.Env.Get("ST_CHANNEL_DEBUG") == "1" {
 			cfg.Debug = p.Stderr
@@ -61,22 +61,21 @@ func Main(p Process) int {
 }
 
 // agent is the server's agent: the environment's (★11 its folders
-// created), or a throwaway anon-<rand6> announced on stderr.
-func agent(p Process, root string) (string, error) {
-	id, err := p.Env.AgentName()
+// created), or without one a throwaway anon-<rand6>, its folders created
+// too so that every tool works, and removed at the end unless the
+// session used them (server.offline). Nothing is printed for it: Claude
+// Code logs an MCP server's stderr as an error.
+func agent(p Process, root string) (id string, throwaway bool, err error) {
+	id, err = p.Env.AgentName()
 	if errors.Is(err, sterr.ErrIdentityRequired) {
 		id = "anon-" + message.NewName(p.Now())[14:20] // the name's rand6
-		if err := layout.EnsureAgent(root, id); err != nil {
-			return "", err
-		}
-		fmt.Fprintf(p.Stderr, "[smalltalk] no ST_AGENT set; using throwaway identity %s (set ST_AGENT to persist — sessions reusing the same identity share inbox/archive)\n", id)
-		return id, nil
+		return id, true, layout.EnsureAgent(root, id)
 	}
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if err := layout.CheckAgent(id); err != nil {
-		return "", err
+		return "", false, err
 	}
-	return id, layout.EnsureAgent(root, id)
+	return id, false, layout.EnsureAgent(root, id)
 }

@@ -16,6 +16,7 @@ import (
 	"context"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -53,6 +54,12 @@ type Config struct {
 	// MaxMessageBytes is the biggest message sent or read
 	// (layout.DefaultMaxMessageBytes when 0).
 	MaxMessageBytes int64
+
+	// Throwaway marks an agent made up for this session (no ST_AGENT): its
+	// folders are removed at the end unless it sent or got a message or
+	// wrote anything there (throwaway.go).
+	Throwaway bool
+
 	// MaxFrame bounds one line from the client; zero means MaxFrameBytes.
 	MaxFrame int
 
@@ -93,6 +100,7 @@ type server struct {
 	initOnce sync.Once
 
 	offlineOnce sync.Once
+	sent        atomic.Bool // the agent sent a message (a reply may come back)
 }
 
 func newServer(cfg Config) *server {
@@ -197,7 +205,8 @@ func Run(ctx context.Context, cfg Config) error {
 	return s.stdio.Err()
 }
 
-// offline writes "offline" once.
+// offline writes "offline" once; an unused throwaway agent is removed
+// instead.
 func (s *server) offline() {
 	s.offlineOnce.Do(func() {
 		t, err := fsutil.Open(s.cfg.Root)
@@ -205,6 +214,9 @@ func (s *server) offline() {
 			return
 		}
 		defer t.Close()
+		if s.cfg.Throwaway && !s.sent.Load() && removeUnused(t, s.cfg.Agent) {
+			return
+		}
 		t.MkdirAll(s.cfg.Agent)
 		status.Set(t, s.cfg.Agent, "offline")
 	})

@@ -312,13 +312,15 @@ func str(p *string) string {
 	return *p
 }
 
-// addTools registers the 13 tools, and st_msg_reply in channel mode.
+// addTools registers the 13 tools and the 3 reservation tools, and
+// st_msg_reply in channel mode.
 func (s *server) addTools() {
 	s.addSend()
 	s.addMessageTools()
 	s.addAgents()
 	s.addResourceTools()
 	s.addContextTools()
+	s.addReserveTools()
 	if s.cfg.Channel {
 		s.addReply()
 	}

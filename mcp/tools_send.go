@@ -76,7 +76,11 @@ func (s *server) send(to, from string, m message.Message) (string, error) {
 		return "", err
 	}
 	defer t.Close()
-	return inbox.Send(t, to, m, s.cfg.Now())
+	name, err := inbox.Send(t, to, m, s.cfg.Now())
+	if err == nil && from == s.cfg.Agent {
+		s.sent.Store(true)
+	}
+	return name, err
 }
 
 // trimTags trims each tag and drops empty ones; MCP tags are a list, so

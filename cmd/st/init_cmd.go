@@ -23,7 +23,7 @@ type initCmd struct {
 	NoChannel bool    `help:"register the server without --channel (the client polls instead)"`
 	Print     bool    `help:"print the entry instead of writing the file"`
 	Force     bool    `help:"replace a different existing st entry without asking"`
-	For       *string `missing:"--for requires a value" predict:"claude-code,codex" help:"the client (default claude-code); codex prints the config.toml table instead"`
+	For       *string `missing:"--for requires a value" predict:"claude-code,codex" help:"the client (default claude-code); codex writes the [mcp_servers.st] table of $CODEX_HOME/config.toml"`
 	Dir       string  `arg:"" optional:"" form:"[<dir>]" help:"the project folder (default: the current folder)"`
 }
 
@@ -36,8 +36,7 @@ func (c *initCmd) Run(a *app) error {
 		return err
 	}
 	if family == hooks.Codex {
-		fmt.Fprint(a.stdout, hooks.CodexMCPFragment(a.selfPath()))
-		return nil
+		return a.initCodex(c.Print)
 	}
 	args := []any{"mcp", "--channel"}
 	if c.NoChannel {
@@ -165,14 +164,15 @@ func (a *app) askYesNo(prompt string) bool {
 func (initCmd) Help() string {
 	return `Adds an st entry to <dir>/.mcp.json so Claude Code started there loads st's
 tools; other entries are kept, and an identical st entry is left alone.
-Codex reads TOML, so --for codex prints the table to add to
-~/.codex/config.toml.`
+With --for codex it adds st's [mcp_servers.st] table to $CODEX_HOME/config.toml
+(default ~/.codex), or updates the one there, keeping the rest of the file
+byte for byte; running it again changes nothing.`
 }
 
 func (initCmd) examples() []example {
 	return []example{
 		{"register st in the current project", "st init"},
 		{"see the entry for another project without writing it", "st init ../api --print"},
-		{"the Codex table", "st init --for codex"},
+		{"add or update st's table in Codex's config.toml", "st init --for codex"},
 	}
 }

@@ -28,8 +28,9 @@ func (c *mcpCmd) Run(a *app) error {
 // Help is mcp's paragraph.
 func (mcpCmd) Help() string {
 	return `Started by an MCP client (Claude Code, Codex, Pi), not by hand. The agent
-is $ST_AGENT; without it the server runs as a throwaway anon-<rand6> agent
-and says so on stderr. It runs {NAME}-mcp, installed next to {NAME}.`
+is $ST_AGENT; without it the server runs as a throwaway anon-<rand6> agent,
+removed when the session ends unless it sent or got a message. It runs
+{NAME}-mcp, installed next to {NAME}.`
 }
 
 func (mcpCmd) examples() []example {

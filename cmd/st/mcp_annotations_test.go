@@ -12,18 +12,18 @@ import (
 // exactly the reading tools say readOnlyHint (issue 11).
 func TestMCPToolAnnotations(t *testing.T) {
 	root := t.TempDir()
-	reading := []string{"st_agents", "st_context_read", "st_msg_ls", "st_msg_read", "st_msg_thread", "st_resource_ls", "st_resource_read"}
+	reading := []string{"st_agents", "st_context_read", "st_msg_ls", "st_msg_read", "st_msg_thread", "st_reservations", "st_resource_ls", "st_resource_read"}
 	// The writing tools that may remove or overwrite, and those a repeat
 	// leaves unchanged.
-	destructive := []string{"st_context_write", "st_resource_remove"}
-	idempotent := []string{"st_context_write", "st_msg_archive", "st_resource_remove"}
+	destructive := []string{"st_context_write", "st_release", "st_resource_remove"}
+	idempotent := []string{"st_context_write", "st_msg_archive", "st_release", "st_resource_remove"}
 	p := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"), "--channel")
 	res, err := p.cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Tools) != 14 {
-		t.Fatalf("%d tools, want 14", len(res.Tools))
+	if len(res.Tools) != 17 {
+		t.Fatalf("%d tools, want 17", len(res.Tools))
 	}
 	var readOnly []string
 	for _, tl := range res.Tools {

@@ -6,6 +6,7 @@
   var body = document.body;
   var page = body.dataset.page;
   var liveState = document.getElementById("live-state");
+  var notifyButton = document.getElementById("notify");
 
   function follow(url, handlers) {
     if (!window.EventSource) return;
@@ -25,32 +26,88 @@
 
   if (page === "fleet") {
     var rows = document.getElementById("rows");
-    follow("/events?v=" + encodeURIComponent(body.dataset.version), {
+    var show = body.dataset.show || "", order = body.dataset.order || "attention";
+    // A row's place: by attention group, the longest in it first, then
+    // name; or by name alone (?order=name). The server sorts the same way.
+    var before = function (a, b) {
+      if (order === "attention") {
+        var ra = Number(a.dataset.rank), rb = Number(b.dataset.rank);
+        if (ra !== rb) return ra < rb;
+        var sa = Number(a.dataset.since), sb = Number(b.dataset.since);
+        if (sa !== sb) return sa < sb;
+      }
+      return a.dataset.id < b.dataset.id;
+    };
+    var alarming = { "waiting": true, "api-error": true };
+    var groupOf = {};
+    Array.prototype.forEach.call(rows.querySelectorAll(".row[data-id]"), function (r) { groupOf[r.dataset.id] = r.dataset.group; });
+    follow("/events?v=" + encodeURIComponent(body.dataset.version) +
+      "&show=" + encodeURIComponent(show) + "&order=" + encodeURIComponent(order), {
       row: function (d) {
         var tr = fromHTML(d.html, "div");
         if (!tr) return;
         var old = document.getElementById("agent-" + d.id);
-        if (old) { old.replaceWith(tr); flash(tr); return; }
+        var was = groupOf[d.id] || "";
+        groupOf[d.id] = tr.dataset.group;
+        if (old) old.remove();
+        if (alarming[tr.dataset.group] && was !== tr.dataset.group) notify(tr);
+        if (show && tr.dataset.group !== show) return;
         var empty = rows.querySelector(".empty");
         if (empty) empty.remove();
         var after = null;
-        Array.prototype.forEach.call(rows.children, function (r) {
-          if (!after && r.dataset.id > d.id) after = r;
-        });
+        for (var i = 0; i < rows.children.length && !after; i++) {
+          if (before(tr, rows.children[i])) after = rows.children[i];
+        }
         rows.insertBefore(tr, after);
         flash(tr);
       },
       remove: function (d) {
         var old = document.getElementById("agent-" + d.id);
         if (old) old.remove();
+        delete groupOf[d.id];
       },
-      summary: function (d) { document.getElementById("summary").innerHTML = d.html; }
+      summary: function (d) {
+        document.getElementById("summary").innerHTML = d.html;
+        document.title = (d.alarm > 0 ? "(" + d.alarm + ") " : "") + "st dashboard";
+      }
     });
+    setupNotify();
+  }
+
+  // Browser notifications are opt-in: the permission is asked for only
+  // when the operator clicks the button, and remembered by the browser.
+  function notifyOn() {
+    return window.Notification && Notification.permission === "granted" && localStorage.getItem("st-notify") === "on";
+  }
+  function setupNotify() {
+    if (!window.Notification || !notifyButton) return;
+    notifyButton.hidden = false;
+    var label = function () {
+      notifyButton.textContent = notifyOn() ? "Notifications on" : "Notify me";
+      notifyButton.setAttribute("aria-pressed", notifyOn() ? "true" : "false");
+    };
+    label();
+    notifyButton.addEventListener("click", function () {
+      if (notifyOn()) { localStorage.setItem("st-notify", "off"); label(); return; }
+      Notification.requestPermission().then(function (p) {
+        if (p === "granted") localStorage.setItem("st-notify", "on");
+        label();
+      });
+    });
+  }
+  function notify(tr) {
+    if (!notifyOn()) return;
+    var reason = tr.querySelector(".state .reason");
+    var title = tr.dataset.id + (tr.dataset.group === "waiting" ? " waits on a human" : " stopped on an API error");
+    try {
+      new Notification(title, { body: reason ? reason.textContent.trim() : "", tag: "st-" + tr.dataset.id });
+    } catch (e) { /* a browser that only notifies from a service worker */ }
   }
 
   if (page === "agent") {
     follow("/events?agent=" + encodeURIComponent(body.dataset.agent) + "&v=" + encodeURIComponent(body.dataset.version), {
       live: function (d) {
+        document.getElementById("state").innerHTML = d.state;
         var live = document.getElementById("live");
         var open = {};
         live.querySelectorAll("details[open] .meta a").forEach(function (a) { open[a.textContent] = true; });
@@ -94,16 +151,19 @@
   });
 
   // Relative times age in place (no request to the server).
-  function age(ms) {
-    var s = Math.max(0, Date.now() - ms) / 1000;
-    if (s < 60) return Math.floor(s) + "s ago";
-    if (s < 3600) return Math.floor(s / 60) + "m ago";
-    if (s < 86400) return Math.floor(s / 3600) + "h ago";
-    return Math.floor(s / 86400) + "d ago";
+  function span(s) {
+    if (s < 60) return Math.floor(s) + "s";
+    if (s < 3600) return Math.floor(s / 60) + "m";
+    if (s < 86400) return Math.floor(s / 3600) + "h";
+    return Math.floor(s / 86400) + "d";
   }
   setInterval(function () {
     document.querySelectorAll("time[data-ms]").forEach(function (t) {
-      t.textContent = age(Number(t.dataset.ms));
+      t.textContent = span(Math.max(0, Date.now() - Number(t.dataset.ms)) / 1000) + " ago";
     });
-  }, 15000);
+    document.querySelectorAll("time[data-due]").forEach(function (t) {
+      var s = (Number(t.dataset.due) - Date.now()) / 1000;
+      t.textContent = s > 0 ? "in " + span(s) : "now";
+    });
+  }, 5000);
 })();

@@ -107,6 +107,8 @@ type event struct {
 	Advice    string `json:"advice"`
 	AgentType string `json:"agent_type"`
 	Attempt   int    `json:"attempt"`
+	CtxTokens int64  `json:"ctx_tokens"`
+	Model     string `json:"model"`
 }
 
 // events reads every line of the agent's event logs, in time order.

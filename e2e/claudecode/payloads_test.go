@@ -28,7 +28,7 @@ var fieldsRead = map[string][]field{
 	"PostToolUseFailure": {{"tool_name", "string"}, {"tool_input", "object"}, {"error", "string"}, {"is_interrupt", "bool"}, {"duration_ms", "number"}},
 	"SubagentStart":      {{"agent_id", "string"}, {"agent_type", "string"}},
 	"Stop":               {},
-	"StopFailure":        {{"error", "string"}},
+	"StopFailure":        {{"error", "string"}, {"last_assistant_message", "string"}},
 	"PreCompact":         {{"trigger", "string"}},
 	"Notification":       {{"notification_type", "string"}, {"message", "string"}, {"cwd", "string"}},
 	"SubagentStop":       {{"agent_id", "string"}, {"agent_type", "string"}},
@@ -128,8 +128,10 @@ func (p *project) checkPayloadsOf(events ...string) {
 var loopbackPort = regexp.MustCompile(`127\.0\.0\.1:\d+`)
 
 // savePayload writes a payload with the scratch paths and the mock's
-// port replaced by fixed stand-ins.
-func (p *project) savePayload(event string, m map[string]any) {
+// port replaced by fixed stand-ins, as testdata/payloads/<name>.json:
+// the event's name, or "<event>-<variant>" for a second firing of it
+// kept for what it holds (StopFailure-529).
+func (p *project) savePayload(name string, m map[string]any) {
 	data, _ := json.MarshalIndent(m, "", "  ")
 	base := filepath.Dir(p.dir)
 	s := strings.ReplaceAll(string(data), p.home, "/home/user")
@@ -139,7 +141,7 @@ func (p *project) savePayload(event string, m map[string]any) {
 	if err := os.MkdirAll(filepath.Join("testdata", "payloads"), 0o755); err != nil {
 		p.t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join("testdata", "payloads", event+".json"), []byte(s+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join("testdata", "payloads", name+".json"), []byte(s+"\n"), 0o644); err != nil {
 		p.t.Fatal(err)
 	}
 }
@@ -154,8 +156,9 @@ func TestRecordedPayloads(t *testing.T) {
 	}
 	var have []string
 	for _, f := range files {
-		event := strings.TrimSuffix(filepath.Base(f), ".json")
-		have = append(have, event)
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		event, _, _ := strings.Cut(name, "-")
+		have = append(have, name)
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -32,7 +32,9 @@ func toolsScript(bigFile string) Script {
 		case r.HasToolResult("toolu_bash"):
 			return ToolUse("toolu_fail", "Bash", map[string]any{"command": "exit 3", "description": "fail on purpose"})
 		case r.HasToolResult("toolu_read"):
-			return ToolUse("toolu_bash", "Bash", map[string]any{"command": "echo BASH-OUT", "description": "print a marker"})
+			bash := ToolUse("toolu_bash", "Bash", map[string]any{"command": "echo BASH-OUT", "description": "print a marker"})
+			bash.InputTokens = 50000 // the fill its PostToolUse line records
+			return bash
 		}
 		return ToolUse("toolu_read", "Read", map[string]any{"file_path": bigFile})
 	}
@@ -131,6 +133,30 @@ func TestToolHooks(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("no %s event for tool %q with %q in session %s; log: %+v", w.event, w.tool, w.detail, r.session, find(evs, w.event))
+		}
+	}
+	// PostToolUse records the context fill of the reply that called the
+	// tool (50,000 tokens) and its model, read from the transcript's tail.
+	// (Stop may run before the client writes the turn's last reply, so
+	// its line can carry the fill of the reply before.)
+	fill := false
+	for _, e := range find(evs, "PostToolUse") {
+		if e.Session == r.session && e.Command == "echo BASH-OUT" && e.CtxTokens == 50000 && e.Model != "" {
+			fill = true
+		}
+	}
+	if !fill {
+		t.Errorf("no PostToolUse event for the Bash call with ctx_tokens 50000 and a model; log: %+v", find(evs, "PostToolUse"))
+	}
+	// ST_E2E_KEEP_TRANSCRIPT=FILE keeps the session's transcript (how
+	// dashboard/testdata/transcript.jsonl was recorded).
+	if keep := os.Getenv("ST_E2E_KEEP_TRANSCRIPT"); keep != "" {
+		for _, pl := range p.payloads("Stop") {
+			if path, _ := pl["transcript_path"].(string); path != "" {
+				if data, err := os.ReadFile(path); err == nil {
+					os.WriteFile(keep, data, 0o644)
+				}
+			}
 		}
 	}
 	if got := p.status(); got != "offline" {

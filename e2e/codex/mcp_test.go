@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// With the [mcp_servers.st] table `st init --for codex` prints, Codex
+// With the [mcp_servers.st] table `st init --for codex --print` prints, Codex
 // lists st's tools, and a scripted tool call delivers a message from the
 // agent named in the session's environment (env_vars passes it on).
 func TestMCPSendDeliversAsTheSessionAgent(t *testing.T) {
@@ -20,7 +20,7 @@ func TestMCPSendDeliversAsTheSessionAgent(t *testing.T) {
 	})
 	r.agent("alice")
 	r.agent("bob")
-	fragment := r.st("init", "--for", "codex")
+	fragment := r.st("init", "--for", "codex", "--print")
 	r.writeConfig("\n" + fragment)
 	logs := r.codex("tell bob hello", "--strict-config")
 
@@ -65,7 +65,7 @@ func TestMCPReadToolRunsUnderWorkspaceSandbox(t *testing.T) {
 		return say("Listed.")
 	})
 	r.agent("alice")
-	r.writeConfig("\n" + r.st("init", "--for", "codex"))
+	r.writeConfig("\n" + r.st("init", "--for", "codex", "--print"))
 	r.codex("list my inbox", "-s", "workspace-write")
 	reqs := r.api.Requests()
 	if len(reqs) != 2 {
@@ -89,7 +89,7 @@ func TestMCPWithoutEnvVarsLosesRootAndAgent(t *testing.T) {
 		return say("Sent.")
 	})
 	r.agent("bob")
-	fragment := strings.Replace(r.st("init", "--for", "codex"), "env_vars = [\"ST_ROOT\", \"ST_AGENT\"]\n", "", 1)
+	fragment := strings.Replace(r.st("init", "--for", "codex", "--print"), "env_vars = [\"ST_ROOT\", \"ST_AGENT\"]\n", "", 1)
 	r.writeConfig("\n" + fragment)
 	r.codex("tell bob hello")
 	if got := r.inbox("bob"); len(got) != 0 {

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The reservation tools call the same functions as the verbs: a grant,
+// a refusal naming the holder, the list, an idempotent release (issue 19).
+func TestMCPReservations(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	repo := filepath.Join(base, "repo")
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	alice := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"))
+	bob := startMCP(t, root, mcpEnv(root, "ST_AGENT=bob"))
+
+	sum, out := alice.ok("st_reserve", map[string]any{"paths": []string{filepath.Join(repo, "src") + "/"}, "reason": "MCP-REASON", "ttl": "2h"})
+	if !strings.HasPrefix(sum, "reserved 1 pattern in ") || !strings.Contains(out, `"pattern":"src/**","mode":"exclusive","reason":"MCP-REASON"`) {
+		t.Fatalf("st_reserve = %q, %s", sum, out)
+	}
+	txt, _ := bob.fails("st_reserve", map[string]any{"paths": []string{filepath.Join(repo, "src", "a.go")}, "shared": true})
+	if !strings.HasPrefix(txt, "RESERVATION_CONFLICT: ") || !strings.Contains(txt, "alice holds src/** (exclusive)") || !strings.Contains(txt, "MCP-REASON") {
+		t.Errorf("bob's st_reserve error = %q", txt)
+	}
+	if txt, _ := bob.fails("st_reserve", map[string]any{"paths": []string{filepath.Join(repo, "[x]")}}); !strings.HasPrefix(txt, "INVALID_PATTERN: ") {
+		t.Errorf("bad glob error = %q", txt)
+	}
+	sum, out = bob.ok("st_reservations", map[string]any{})
+	if sum != "1 active reservation" || !strings.Contains(out, `"agent":"alice"`) {
+		t.Errorf("st_reservations = %q, %s", sum, out)
+	}
+	for i, want := range []string{"released 1 reservation", "released 0 reservations"} {
+		if sum, _ := alice.ok("st_release", map[string]any{"all": true}); sum != want {
+			t.Errorf("release #%d = %q, want %q", i+1, sum, want)
+		}
+	}
+	if txt, _ := alice.fails("st_release", map[string]any{}); !strings.Contains(txt, "give paths or all") {
+		t.Errorf("st_release without arguments = %q", txt)
+	}
+	bob.ok("st_reserve", map[string]any{"paths": []string{filepath.Join(repo, "src", "a.go")}})
+}

@@ -1,0 +1,255 @@
+package dashboard
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/internal/fsutil"
+)
+
+var at0 = time.Date(2026, 7, 21, 10, 0, 0, 0, time.UTC)
+
+// ev is an event line s seconds after at0; extra is more JSON fields.
+func ev(s int, event, extra string) string {
+	return logLine(at0.Add(time.Duration(s)*time.Second), event, extra)
+}
+
+// fold folds log lines into an activity.
+func fold(t *testing.T, lines ...string) activity {
+	t.Helper()
+	var a activity
+	for _, l := range lines {
+		e, ok := events.Parse([]byte(strings.TrimSuffix(l, "\n")))
+		if !ok {
+			t.Fatalf("bad line %q", l)
+		}
+		a.feed(&e)
+	}
+	return a
+}
+
+func TestActivityFold(t *testing.T) {
+	fail := func(s int, input string) string {
+		return ev(s, "PostToolUseFailure", `,"tool":"Bash","command":"make test","input":"`+input+`","error":"exit status 2"`)
+	}
+	perm := ev(5, "Notification", `,"type":"permission_prompt","message":"Claude needs your permission to use Bash"`)
+	overloaded := func(s, attempt int) string {
+		return ev(s, "StopFailure", fmt.Sprintf(`,"error":"overloaded","attempt":%d,"retry_at":%q`, attempt, events.Stamp(at0.Add(time.Duration(s+30)*time.Second))))
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		want  string // waiting / api-error / thrashing summary
+	}{
+		{"nothing", nil, ""},
+		{"waiting on the real question", []string{ev(1, "PostToolUse", `,"tool":"Read"`), perm}, "waiting: Claude needs your permission to use Bash"},
+		{"answered", []string{perm, ev(6, "PostToolUse", `,"tool":"Bash"`)}, ""},
+		{"an idle notice does not answer", []string{perm, ev(6, "Notification", `,"type":"auth_success"`)}, "waiting: Claude needs your permission to use Bash"},
+		{"api error retrying", []string{overloaded(10, 1), overloaded(40, 2)}, "api-error: overloaded attempt 2 since 10 due 70"},
+		{"api error without retry", []string{ev(10, "StopFailure", `,"error":"billing_error"`)}, "api-error: billing_error attempt 0 since 10 due -"},
+		{"api error superseded by a prompt", []string{overloaded(10, 1), ev(20, "UserPromptSubmit", "")}, ""},
+		{"thrashing from three same failures", []string{fail(1, "a"), fail(2, "a"), fail(3, "a")}, "thrashing: Bash make test 3 since 1"},
+		{"two are not thrashing", []string{fail(1, "a"), fail(2, "a")}, ""},
+		{"another input starts over", []string{fail(1, "a"), fail(2, "a"), fail(3, "b"), fail(4, "b")}, ""},
+		{"a success ends it", []string{fail(1, "a"), fail(2, "a"), fail(3, "a"), ev(4, "PostToolUse", `,"tool":"Bash"`)}, ""},
+		{"a stop ends it", []string{fail(1, "a"), fail(2, "a"), fail(3, "a"), ev(4, "Stop", "")}, ""},
+	}
+	for _, tt := range tests {
+		a := fold(t, tt.lines...)
+		got := ""
+		switch {
+		case a.Waiting != nil:
+			got = "waiting: " + a.Waiting.Question()
+		case a.APIError != nil:
+			e := a.APIError
+			due := "-"
+			if !e.RetryAt.IsZero() {
+				due = fmt.Sprint(e.RetryAt.Sub(at0).Seconds())
+			}
+			got = fmt.Sprintf("api-error: %s attempt %d since %v due %s", e.Class, e.Attempt, e.Since.Sub(at0).Seconds(), due)
+		case a.Thrashing() != nil:
+			th := a.Thrashing()
+			got = fmt.Sprintf("thrashing: %s %s %d since %v", th.Tool, th.Target, th.Failures, th.Since.Sub(at0).Seconds())
+		}
+		if got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestActivityFillAndTools(t *testing.T) {
+	a := fold(t,
+		ev(1, "PostToolUse", `,"tool":"Read","path":"/work/proj/internal/parser/lexer.go","ctx_tokens":42000,"model":"claude-sonnet-4-5"`),
+		ev(2, "PreCompact", `,"type":"auto"`),
+		ev(3, "PostToolUse", `,"tool":"Bash","command":"go test ./...\necho done"`),
+		ev(4, "Stop", `,"ctx_tokens":84000,"model":"claude-sonnet-4-5"`),
+		ev(5, "PreCompact", `,"type":"manual"`),
+	)
+	if a.Fill.Tokens != 84000 || a.Fill.Model != "claude-sonnet-4-5" || a.Fill.Compactions != 2 {
+		t.Errorf("fill = %+v", a.Fill)
+	}
+	if a.LastTool != "Bash" || a.LastTarget != "go test ./..." {
+		t.Errorf("last tool = %q %q", a.LastTool, a.LastTarget)
+	}
+	for _, tt := range []struct{ path, cmd, want string }{
+		{"/work/proj/internal/parser/lexer.go", "", "…/parser/lexer.go"},
+		{"lexer.go", "", "lexer.go"},
+		{"/lexer.go", "", "…/lexer.go"},
+		{"", strings.Repeat("x", 60), strings.Repeat("x", targetMax-1) + "…"},
+	} {
+		if got := target(&events.Event{Path: tt.path, Command: tt.cmd}); got != tt.want {
+			t.Errorf("target(%q, %q) = %q, want %q", tt.path, tt.cmd, got, tt.want)
+		}
+	}
+}
+
+func TestSpark(t *testing.T) {
+	var s spark
+	for _, m := range []int{0, 1, 7, 7, 59, 61, 64} {
+		s.add(at0.Add(time.Duration(m) * time.Minute))
+	}
+	// The hour ending at 11:04, in buckets of 5 minutes from 10:05 to
+	// 11:00, oldest first: 10:00 and 10:01 are out of it.
+	got := s.at(at0.Add(64 * time.Minute))
+	if want := [sparkBuckets]int{2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2}; got != want {
+		t.Errorf("spark = %v, want %v", got, want)
+	}
+	if got := s.at(at0.Add(3 * time.Hour)); got != [sparkBuckets]int{} {
+		t.Errorf("two hours later = %v", got)
+	}
+}
+
+// TestAttentionOrder: trouble first (waiting on a human, API error,
+// thrashing, busy but silent), then busy, available, offline; the
+// longest in a group first; by name on request.
+func TestAttentionOrder(t *testing.T) {
+	now := at0.Add(time.Hour)
+	ago := func(m int) time.Time { return now.Add(-time.Duration(m) * time.Minute) }
+	w := func(m int) *events.Waiting { return &events.Waiting{Type: "idle_prompt", Since: events.Stamp(ago(m))} }
+	rows := []Row{
+		{ID: "off", Status: "offline", LastEvent: ago(50)},
+		{ID: "avail", Status: "available", LastEvent: ago(1)},
+		{ID: "busy-new", Status: "busy", LastEvent: ago(1)},
+		{ID: "busy-old", Status: "busy", LastEvent: ago(5)},
+		{ID: "stale", Status: "busy", LastEvent: ago(30)},
+		{ID: "thrash", Status: "busy", Thrash: &Thrash{Tool: "Bash", Failures: 3, Since: ago(2)}, LastEvent: ago(1)},
+		{ID: "api", Status: "away", APIError: &APIError{Class: "overloaded", Since: ago(3)}},
+		{ID: "wait-new", Status: "busy", Waiting: w(1)},
+		{ID: "wait-old", Status: "available", Waiting: w(20)},
+		{ID: "odd", Status: "weird"},
+		{ID: "aged", Status: "unknown", Claimed: "busy", LastEvent: ago(20)},
+		{ID: "aged-away", Status: "unknown", Claimed: "away", LastEvent: ago(20)},
+	}
+	for i := range rows {
+		rows[i].attend(now)
+	}
+	sortRows(rows, orderAttention)
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.ID+":"+r.Group)
+	}
+	want := "wait-old:waiting wait-new:waiting api:api-error thrash:thrashing stale:stale aged:stale busy-old:busy busy-new:busy avail:available odd:unknown aged-away:unknown off:offline"
+	if strings.Join(got, " ") != want {
+		t.Errorf("order:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	sm := summarise(rows, view{Order: orderAttention})
+	if sm.Alarm != 6 {
+		t.Errorf("alarm = %d, want 6", sm.Alarm)
+	}
+	if shown := arrange(rows, view{Order: orderAttention, Show: "busy"}); len(shown) != 2 || shown[0].ID != "busy-old" {
+		t.Errorf("show=busy: %v", shown)
+	}
+	sortRows(rows, orderName)
+	if rows[0].ID != "aged" || rows[len(rows)-1].ID != "wait-old" {
+		t.Errorf("by name: %s … %s", rows[0].ID, rows[len(rows)-1].ID)
+	}
+}
+
+func TestViewOf(t *testing.T) {
+	for _, tt := range []struct{ q, href string }{
+		{"", "/"},
+		{"show=waiting", "/?show=waiting"},
+		{"show=nonsense&order=name", "/?order=name"},
+		{"order=attention", "/"},
+		{"show=stale&order=name", "/?order=name&show=stale"},
+	} {
+		q, _ := url.ParseQuery(tt.q)
+		if got := viewOf(q).href(); got != tt.href {
+			t.Errorf("%q: %q, want %q", tt.q, got, tt.href)
+		}
+	}
+}
+
+func TestPlainLine(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		max  int
+		want string
+	}{
+		{"## Rewriting the lexer\n", 80, "Rewriting the lexer"},
+		{"\n\n| step | state |\n|---|---|\n| lex | done |\n", 80, "step · state"},
+		{"---\n\n- [ ] **fuzz** the `parser`\n", 80, "fuzz the parser"},
+		{"> see [the plan](http://x/y) *now*\n", 80, "see the plan now"},
+		{"```\ncode first\n```\n", 80, "code first"},
+		{"1. first step\n", 80, "first step"},
+		{"<!-- note -->\ntext\n", 80, "text"},
+		{"", 80, ""},
+		{"# " + strings.Repeat("é", 200), 10, strings.Repeat("é", 9) + "…"},
+	} {
+		if got := plainLine(tt.src, tt.max); got != tt.want {
+			t.Errorf("plainLine(%q) = %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestCursorFollowsLog: the fleet reads an agent's log once, then only
+// what was appended; a line being written waits for its end; a new
+// session log starts over (keeping the sparkline).
+func TestCursorFollowsLog(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "alice", "events")
+	os.MkdirAll(dir, 0o755)
+	tr, err := fsutil.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	appendTo := func(name, s string) {
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(s)
+		f.Close()
+	}
+	var c cursor
+	appendTo("s1.jsonl", ev(1, "PreCompact", "")+ev(2, "Notification", `,"type":"idle_prompt","message":"Q"`))
+	c.advance(tr, "alice")
+	if c.act.Waiting == nil || c.act.Fill.Compactions != 1 {
+		t.Fatalf("after the first read: %+v", c.act)
+	}
+	line := ev(3, "UserPromptSubmit", "")
+	appendTo("s1.jsonl", line[:10])
+	c.advance(tr, "alice")
+	if c.act.Waiting == nil {
+		t.Error("half a line answered the question")
+	}
+	appendTo("s1.jsonl", line[10:])
+	c.advance(tr, "alice")
+	if c.act.Waiting != nil || c.act.Fill.Compactions != 1 {
+		t.Errorf("after the prompt: %+v", c.act)
+	}
+	later := time.Now().Add(time.Minute)
+	appendTo("s2.jsonl", ev(4, "SessionStart", ""))
+	os.Chtimes(filepath.Join(dir, "s2.jsonl"), later, later)
+	c.advance(tr, "alice")
+	if c.rel != "alice/events/s2.jsonl" || c.act.Fill.Compactions != 0 || sparkTotal(c.act.spark.at(at0)) != 4 {
+		t.Errorf("new session: %s %+v", c.rel, c.act)
+	}
+}

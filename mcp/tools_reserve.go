@@ -1,0 +1,173 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/reserve"
+)
+
+type reserveIn struct {
+	Paths  []string "json:\"paths\" jsonschema:\"Files, folders (everything under them) or globs to reserve, relative to the server's working folder (the project) or absolute; all in one git repository. Globs: `*` and `?` within one name, `**` as a whole segment (`src/**`, `**/*.go`).\""
+	Shared *bool    `json:"shared,omitempty" jsonschema:"true: a shared reservation (others may share it, nobody may take it exclusively). Default false: exclusive, nobody else may reserve or edit these paths."`
+	TTL    *string  "json:\"ttl,omitempty\" jsonschema:\"How long it holds, a duration like `30m` or `2h`. Default 1h, at most 168h. Asking again for a path you hold renews it.\""
+	Reason *string  `json:"reason,omitempty" jsonschema:"Why you reserve it; shown to any agent refused because of it."`
+}
+
+// reservationOut is one reservation as the tools return it.
+type reservationOut struct {
+	ID       string `json:"id"`
+	Agent    string `json:"agent"`
+	Repo     string `json:"repo" jsonschema:"The git repository's top level, absolute."`
+	Pattern  string `json:"pattern" jsonschema:"Relative to repo."`
+	Mode     string `json:"mode" jsonschema:"exclusive or shared."`
+	Reason   string `json:"reason"`
+	Expires  string `json:"expires" jsonschema:"RFC 3339, UTC."`
+	Conflict bool   `json:"conflict,omitempty" jsonschema:"Clashes with another reservation: two machines granted both before a sync brought them together."`
+}
+
+type reservationsOut struct {
+	Reservations []reservationOut `json:"reservations"`
+}
+
+type releaseIn struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"The paths or globs to release, as reserved (relative to the server's working folder or absolute)."`
+	All   *bool    `json:"all,omitempty" jsonschema:"true: release every reservation you hold, in every repository. Give paths or all."`
+}
+
+type reservationsIn struct {
+	Agent *string `json:"agent,omitempty" jsonschema:"Only this agent's reservations. Default: everyone's."`
+}
+
+func toOut(list []reserve.Reservation, conflicts map[string]bool) []reservationOut {
+	out := make([]reservationOut, 0, len(list))
+	for _, r := range list {
+		out = append(out, reservationOut{ID: r.ID, Agent: r.Agent, Repo: r.Repo, Pattern: r.Pattern, Mode: r.Mode,
+			Reason: r.Reason, Expires: r.Expires.UTC().Format(time.RFC3339), Conflict: conflicts[r.ID]})
+	}
+	return out
+}
+
+// patterns turns paths into one repository and its relative patterns.
+func patterns(paths []string) (string, []string, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", nil, err
+	}
+	repo := ""
+	var out []string
+	for _, p := range paths {
+		r, pat, err := reserve.Pattern(cwd, filepath.FromSlash(p))
+		if err != nil {
+			return "", nil, err
+		}
+		if repo != "" && r != repo {
+			return "", nil, sterr.Msg("%s and %s are in different repositories: reserve them separately", paths[0], p)
+		}
+		repo = r
+		out = append(out, pat)
+	}
+	return repo, out, nil
+}
+
+func (s *server) addReserveTools() {
+	add(s, tool[reserveIn, reservationsOut]{
+		name:  "st_reserve",
+		title: "Reserve files of this repository",
+		description: "Equivalent to `st reserve`. Reserve files, folders or globs of the git repository you work in, so other agents keep off them: " +
+			"an exclusive reservation refuses their overlapping reservations and, through st's hooks, their edits and commits. " +
+			"All paths are granted or none; a refusal names the holder, the reason and the expiry (then message them, or work elsewhere). " +
+			"Release when done (st_release).",
+		effect: effect{},
+		run: func(in reserveIn) (string, reservationsOut, error) {
+			repo, pats, err := patterns(in.Paths)
+			if err != nil {
+				return "", reservationsOut{}, err
+			}
+			req := reserve.Request{Agent: s.cfg.Agent, Repo: repo, Patterns: pats, Mode: reserve.Exclusive, Reason: str(in.Reason)}
+			if in.Shared != nil && *in.Shared {
+				req.Mode = reserve.Shared
+			}
+			if in.TTL != nil {
+				d, err := time.ParseDuration(*in.TTL)
+				if err != nil || d <= 0 {
+					return "", reservationsOut{}, sterr.New(sterr.InvalidDuration, fmt.Sprintf("invalid ttl %q: a duration like 30m or 2h", *in.TTL), nil)
+				}
+				req.TTL = d
+			}
+			req.Host, _ = os.Hostname()
+			if err := layout.EnsureAgent(s.cfg.Root, s.cfg.Agent); err != nil {
+				return "", reservationsOut{}, err
+			}
+			t, err := s.tree()
+			if err != nil {
+				return "", reservationsOut{}, err
+			}
+			defer t.Close()
+			got, err := reserve.Reserve(context.Background(), t, req, s.cfg.Now())
+			if err != nil {
+				return "", reservationsOut{}, err
+			}
+			return "reserved " + plural(len(got), "pattern", "patterns") + " in " + repo, reservationsOut{Reservations: toOut(got, nil)}, nil
+		},
+	})
+	add(s, tool[releaseIn, reservationsOut]{
+		name:        "st_release",
+		title:       "Release your reservations",
+		description: "Equivalent to `st release`. Release your reservations of the given paths or globs (as reserved) in the repository you work in, or with all every reservation you hold. Releasing what you do not hold is no error. Returns what was released.",
+		effect:      effect{destructive: true, idempotent: true},
+		run: func(in releaseIn) (string, reservationsOut, error) {
+			all := in.All != nil && *in.All
+			if all == (len(in.Paths) > 0) {
+				return "", reservationsOut{}, sterr.Msg("give paths or all: true")
+			}
+			repo, pats := "", []string(nil)
+			if !all {
+				var err error
+				if repo, pats, err = patterns(in.Paths); err != nil {
+					return "", reservationsOut{}, err
+				}
+			}
+			t := s.readTree()
+			if t == nil {
+				return "released 0 reservations", reservationsOut{Reservations: []reservationOut{}}, nil
+			}
+			defer t.Close()
+			got, err := reserve.Release(context.Background(), t, s.cfg.Agent, repo, pats, s.cfg.Now())
+			if err != nil {
+				return "", reservationsOut{}, err
+			}
+			return "released " + plural(len(got), "reservation", "reservations"), reservationsOut{Reservations: toOut(got, nil)}, nil
+		},
+	})
+	add(s, tool[reservationsIn, reservationsOut]{
+		name:        "st_reservations",
+		title:       "List active reservations",
+		description: "Equivalent to `st reservations`. List every agent's active reservations (or one agent's), oldest first: who holds which pattern of which repository, exclusive or shared, why and until when. Check it before starting on files others may be editing.",
+		effect:      reads,
+		run: func(in reservationsIn) (string, reservationsOut, error) {
+			if in.Agent != nil && *in.Agent != "" {
+				if err := layout.CheckAgent(*in.Agent); err != nil {
+					return "", reservationsOut{}, err
+				}
+			}
+			t := s.readTree()
+			defer closeTree(t)
+			var all, list []reserve.Reservation
+			if t != nil {
+				all = reserve.List(t, s.cfg.Now())
+			}
+			for _, r := range all {
+				if str(in.Agent) == "" || r.Agent == *in.Agent {
+					list = append(list, r)
+				}
+			}
+			return plural(len(list), "active reservation", "active reservations"), reservationsOut{Reservations: toOut(list, reserve.Conflicts(all))}, nil
+		},
+	})
+}
