@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"github.com/smalltalk-go/st/agents"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/internal/layout"
@@ -27,7 +28,7 @@ func (s *server) addSend() {
 	add(s, tool[sendIn, sentOut]{
 		name:        "st_msg_send",
 		title:       "Send a smalltalk message",
-		description: "Equivalent to `st message send`. Write a new message to <to>/inbox/. The act of writing IS the send; sync moves the file across machines later.",
+		description: "Equivalent to `st message send`. Write a new message to <to>/inbox/. The act of writing IS the send; sync moves the file across machines later. A recipient with no folder yet is created, and the result adds a note naming the closest existing agent (a likely typo).",
 		// A new file in the recipient's inbox per call: nothing is
 		// replaced, and a repeat sends the message again.
 		effect: effect{},
@@ -49,11 +50,16 @@ func (s *server) addSend() {
 				Priority:  str(in.Priority),
 				Body:      []byte(in.Body),
 			}
+			fresh := s.isNewAgent(in.To)
 			fn, err := s.send(in.To, from, m)
 			if err != nil {
 				return "", sentOut{}, err
 			}
-			return "sent: " + in.To + "/" + fn, sentOut{Filename: fn, Identity: in.To}, nil
+			sum := "sent: " + in.To + "/" + fn
+			if fresh {
+				sum += "\n" + s.newRecipientNote(in.To)
+			}
+			return sum, sentOut{Filename: fn, Identity: in.To}, nil
 		},
 	})
 }
@@ -81,6 +87,27 @@ func (s *server) send(to, from string, m message.Message) (string, error) {
 		s.sent.Store(true)
 	}
 	return name, err
+}
+
+// isNewAgent reports whether to has no folder in the store yet.
+func (s *server) isNewAgent(to string) bool {
+	t := s.readTree()
+	if t == nil {
+		return true
+	}
+	defer t.Close()
+	return !t.IsDir(to)
+}
+
+// newRecipientNote is the CLI's note for a send that created to's folder
+// (agents.NewRecipientNote): likely a typo, with the closest agent.
+func (s *server) newRecipientNote(to string) string {
+	t := s.readTree()
+	if t == nil {
+		return ""
+	}
+	defer t.Close()
+	return agents.NewRecipientNote(t, to)
 }
 
 // trimTags trims each tag and drops empty ones; MCP tags are a list, so

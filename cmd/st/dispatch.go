@@ -83,17 +83,17 @@ func (a *app) walk(parser *kong.Kong, node *kong.Node, path, args []string) erro
 		if node.DefaultCmd != nil {
 			return a.walk(parser, node.DefaultCmd, append(path, node.DefaultCmd.Name), args)
 		}
-		return &usageError{verbHelp(a.name, node), g.noVerbCode}
+		return &usageError{a.helpText(node), g.noVerbCode}
 	}
 	if isHelpWord(args[0]) {
 		return a.printHelp(node)
 	}
 	next := child(node, args[0])
-	if next == nil || next.Hidden {
+	if next == nil || next == node.DefaultCmd {
 		if node.DefaultCmd != nil {
 			return a.walk(parser, node.DefaultCmd, append(path, node.DefaultCmd.Name), args)
 		}
-		return &usageError{g.unknown(a, args[0]) + verbHelp(a.name, node), g.unknownCode}
+		return &usageError{g.unknown(a, args[0]) + a.helpText(node), g.unknownCode}
 	}
 	return a.walk(parser, next, append(path, next.Name), args[1:])
 }
@@ -122,29 +122,34 @@ func (a *app) runLeaf(parser *kong.Kong, node *kong.Node, path, args []string) e
 	if err != nil {
 		return fmt.Errorf("internal error: %w", err)
 	}
-	return kctx.Run(a)
+	return realCommand(kctx.Selected().Target).(runner).Run(a)
 }
+
+// runner is every leaf command.
+type runner interface{ Run(a *app) error }
 
 // isHelpWord reports whether arg asks a group for its help.
 func isHelpWord(arg string) bool { return arg == "help" || arg == "-h" || arg == "--help" }
 
 // printHelp prints a command's help on stdout (st-compat.md Appendix A).
-// node may come from the narrowed model, so the help is rendered from the
-// same command in the whole tree.
 func (a *app) printHelp(node *kong.Node) error {
+	_, err := fmt.Fprint(a.stdout, a.helpText(node))
+	return err
+}
+
+// helpText renders node's help from the same command in the whole tree:
+// node may come from the narrowed model, which has no help texts.
+func (a *app) helpText(node *kong.Node) string {
 	var path []string
 	for n := node; n.Parent != nil; n = n.Parent {
 		path = append([]string{n.Name}, path...)
 	}
-	root, err := fullModel(a)
-	if err != nil {
-		return err
+	if root, err := fullModel(a); err == nil {
+		if full := helpTarget(root, path); full != nil {
+			node = full
+		}
 	}
-	if full := helpTarget(root, path); full != nil {
-		node = full
-	}
-	_, err = fmt.Fprint(a.stdout, verbHelp(a.name, node))
-	return err
+	return verbHelp(a.name, node)
 }
 
 func (a *app) printTopHelp() error {

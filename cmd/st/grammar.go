@@ -12,6 +12,12 @@ import (
 // millisecond, most of st's budget). Where a group's sub-verb is missing
 // or unknown, the whole group is kept, so its usage errors still work;
 // ok is false when args[0] is not a command at all.
+//
+// The kept commands carry only the tags that parsing reads: help texts,
+// examples and completion hints are for help.go, which builds the whole
+// tree, and kong would otherwise parse and interpolate every one of them
+// at each start. The leaf command becomes a shadow struct with the same
+// fields (see shadowLeaf); runLeaf copies it back into the real command.
 func pathGrammar(args []string) (grammar any, ok bool) {
 	t, ok := narrow(reflect.TypeFor[cli](), args)
 	if !ok {
@@ -48,9 +54,115 @@ func narrow(t reflect.Type, args []string) (reflect.Type, bool) {
 func keepOnly(f reflect.StructField, rest []string) reflect.Type {
 	if sub, ok := narrow(f.Type, rest); ok {
 		f.Type = sub
+	} else if isLeafType(f.Type) {
+		f.Type = shadowLeaf(f.Type)
 	}
+	f.Tag = parseTags(f.Tag)
 	f.Index, f.Offset = nil, 0
 	return reflect.StructOf([]reflect.StructField{f})
+}
+
+// isLeafType reports whether t is a command without sub-commands.
+func isLeafType(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range t.NumField() {
+		if _, ok := t.Field(i).Tag.Lookup("cmd"); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// shadow is the name of the one extra field of a shadow leaf: its zero
+// value's type is the real command's.
+const shadowField = "XShadowOf"
+
+// shadowLeaf is t with parse-only tags, plus a field recording t.
+func shadowLeaf(t reflect.Type) reflect.Type {
+	fields := make([]reflect.StructField, 0, t.NumField()+1)
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() || f.Anonymous {
+			if f.Anonymous {
+				return t // kong flattens embedded structs; keep the real type
+			}
+			continue
+		}
+		f.Tag = parseTags(f.Tag)
+		f.Index, f.Offset = nil, 0
+		fields = append(fields, f)
+	}
+	fields = append(fields, reflect.StructField{Name: shadowField, Type: reflect.PointerTo(t), Tag: `kong:"-"`})
+	return reflect.StructOf(fields)
+}
+
+// realCommand returns the command kong filled: target itself, or for a
+// shadow leaf a real command holding the same field values.
+func realCommand(target reflect.Value) any {
+	sf, ok := target.Type().FieldByName(shadowField)
+	if !ok {
+		return target.Addr().Interface()
+	}
+	real := reflect.New(sf.Type.Elem()).Elem()
+	for i := range target.NumField() {
+		name := target.Type().Field(i).Name
+		if name == shadowField {
+			continue
+		}
+		real.FieldByName(name).Set(target.Field(i))
+	}
+	return real.Addr().Interface()
+}
+
+// parseTags keeps the tags that parsing reads (kong's and scan.go's).
+// Tags are parsed as reflect.StructTag.Lookup does.
+func parseTags(tag reflect.StructTag) reflect.StructTag {
+	s := string(tag)
+	var out []byte
+	for s != "" {
+		i := 0
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		s = s[i:]
+		if s == "" {
+			break
+		}
+		i = 0
+		for i < len(s) && s[i] > ' ' && s[i] != ':' && s[i] != '"' && s[i] != 0x7f {
+			i++
+		}
+		if i == 0 || i+1 >= len(s) || s[i] != ':' || s[i+1] != '"' {
+			break
+		}
+		key := s[:i]
+		s = s[i+1:]
+		i = 1
+		for i < len(s) && s[i] != '"' {
+			if s[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		value := s[:i+1]
+		s = s[i+1:]
+		switch key {
+		case "cmd", "arg", "optional", "name", "short", "aliases", "default", "hidden", "sep",
+			"missing", "digits", "loose", "nohelp", "extra":
+			if len(out) > 0 {
+				out = append(out, ' ')
+			}
+			out = append(out, key...)
+			out = append(out, ':')
+			out = append(out, value...)
+		}
+	}
+	return reflect.StructTag(out)
 }
 
 func isAlias(f reflect.StructField, name string) bool {

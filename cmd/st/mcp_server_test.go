@@ -69,8 +69,16 @@ func TestMCPFreshRoot(t *testing.T) {
 	if want := `{"filename":"` + sent.Filename + `","identity":"bob"}`; out != want {
 		t.Errorf("send structuredContent %s, want %s", out, want)
 	}
-	if want := "sent: bob/" + sent.Filename; sum != want {
+	if want := "sent: bob/" + sent.Filename + "\nnote: bob had no folder before this message, so it is a new agent"; sum != want {
 		t.Errorf("send summary %q, want %q", sum, want)
+	}
+	// Issue 16: a typo gets the CLI's note with the closest agent; an
+	// existing recipient none.
+	if sum, _ := p.ok("st_msg_send", map[string]any{"to": "bbo", "body": "hi"}); !strings.HasSuffix(sum, "\nnote: bbo had no folder before this message, so it is a new agent; did you mean bob?") {
+		t.Errorf("send to bbo: summary %q, want the note naming bob", sum)
+	}
+	if sum, _ := p.ok("st_msg_send", map[string]any{"to": "bob", "body": "again"}); strings.Contains(sum, "note") {
+		t.Errorf("send to existing bob: summary %q has a note", sum)
 	}
 	got := mcpReadFile(t, filepath.Join(root, "bob", "inbox", sent.Filename))
 	if want := "---\nfrom: alice\nsubject: s\ntags: [a, \"b,c\"]\npriority: high\n---\nhi\n"; got != want {

@@ -12,7 +12,7 @@ import (
 type messageReplyCmd struct {
 	Message *string `short:"m" placeholder:"BODY" missing:"%s requires a value" help:"the body; - or no -m reads it from stdin"`
 	Subject *string `placeholder:"S" help:"the subject (default: re: and the original's subject)"`
-	From    string  `placeholder:"ID" agent:"" help:"the sender (default: $ST_AGENT)"`
+	From    string  `placeholder:"ID" predict:"@agent" agent:"" help:"the sender (default: $ST_AGENT)"`
 	Thread  *string `arg:"" optional:"" form:"<thread-filename>" predict:"@message" help:"the filename of the message to answer"`
 }
 
@@ -52,7 +52,7 @@ func (c *messageReplyCmd) Run(a *app) error {
 	case orig.Subject != "":
 		m.Subject = "re: " + orig.Subject
 	}
-	name, err := a.send(orig.From, c.From, m)
+	name, err := a.send(orig.From, c.From, m, true) // the sender of a real message, not typed
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/smalltalk-go/st/agents"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
@@ -11,7 +12,7 @@ import (
 
 type messageSendCmd struct {
 	Message   *string `short:"m" placeholder:"BODY" missing:"%s requires a value" help:"the body; - or no -m reads it from stdin"`
-	From      string  `placeholder:"ID" agent:"" help:"the sender (default: $ST_AGENT)"`
+	From      string  `placeholder:"ID" predict:"@agent" agent:"" help:"the sender (default: $ST_AGENT)"`
 	Subject   string  `placeholder:"S" help:"a one-line subject (default: none)"`
 	InReplyTo string  `name:"in-reply-to" placeholder:"F" predict:"@message" help:"the filename of the message this answers (default: none)"`
 	Tags      string  `placeholder:"T,T" help:"comma-separated tags (default: none)"`
@@ -29,7 +30,7 @@ func (c *messageSendCmd) Run(a *app) error {
 		return err
 	}
 	m := message.Message{Subject: c.Subject, InReplyTo: c.InReplyTo, Tags: message.SplitTags(c.Tags), Priority: c.Priority, Body: body}
-	name, err := a.send(*c.To, c.From, m)
+	name, err := a.send(*c.To, c.From, m, c.Quiet)
 	if err != nil {
 		if name != "" { // linked, but the folder fsync failed
 			return fmt.Errorf("%w (%s may have been delivered)", err, name)
@@ -42,8 +43,10 @@ func (c *messageSendCmd) Run(a *app) error {
 }
 
 // send validates and delivers m from the explicit sender (or the
-// environment's agent) to to, in upstream's order of checks.
-func (a *app) send(to, from string, m message.Message) (string, error) {
+// environment's agent) to to, in upstream's order of checks. A recipient
+// without a folder still gets the message, with a note on stderr unless
+// quiet (likely a typo: it names the closest existing agent).
+func (a *app) send(to, from string, m message.Message, quiet bool) (string, error) {
 	if to == "" {
 		return "", sterr.Msg("<to> is required")
 	}
@@ -66,7 +69,12 @@ func (a *app) send(to, from string, m message.Message) (string, error) {
 		return "", err
 	}
 	defer t.Close()
-	return inbox.Send(t, to, m, a.now())
+	fresh := !quiet && !t.IsDir(to)
+	name, err := inbox.Send(t, to, m, a.now())
+	if err == nil && fresh {
+		fmt.Fprintf(a.stderr, "%s: %s\n", a.name, agents.NewRecipientNote(t, to))
+	}
+	return name, err
 }
 
 // Help is message send's paragraph.
