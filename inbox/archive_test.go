@@ -182,6 +182,30 @@ func TestTrimMissingArchiveSkipsDurationCheck(t *testing.T) {
 	}
 }
 
+// Only a missing archive is "nothing to trim": one that exists but
+// cannot be listed (a file, a link out of the root) is an error.
+func TestTrimUnlistableArchiveIsAnError(t *testing.T) {
+	outside := t.TempDir()
+	for _, tt := range []struct {
+		name  string
+		plant func(archive string) error
+	}{
+		{"a file", func(a string) error { return os.WriteFile(a, []byte("x"), 0o666) }},
+		{"a link out of the root", func(a string) error { return os.Symlink(outside, a) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, root := store(t, map[string]string{"a/inbox/": ""})
+			if err := tt.plant(filepath.Join(root, "a", "archive")); err != nil {
+				t.Fatal(err)
+			}
+			keep := 0
+			if res, err := Trim(tr, "a", TrimOptions{KeepLast: &keep}); err == nil {
+				t.Errorf("Trim = %+v, nil; want the listing error", res)
+			}
+		})
+	}
+}
+
 // durationRE is the grammar of st-compat §6.7, the oracle for ParseDuration.
 var durationRE = regexp.MustCompile(`^([0-9]+)([smhdw])$`)
 

@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
@@ -29,13 +29,16 @@ func (a *app) readBody(flag *string) ([]byte, error) {
 	if isTerminal(a.stdin) {
 		return nil, errNoBodyTerminal
 	}
+	limit := a.env.MaxMessageBytes()
 	type result struct {
 		data []byte
 		err  error
 	}
 	done := make(chan result, 1)
 	go func() {
-		data, err := io.ReadAll(a.stdin)
+		// One byte more than the maximum tells a body that is too big
+		// without reading all of it.
+		data, err := io.ReadAll(io.LimitReader(a.stdin, limit+1))
 		done <- result{data, err}
 	}()
 	timer := time.NewTimer(stdinTimeout(a.env.Get("ST_STDIN_TIMEOUT_MS")))
@@ -44,6 +47,9 @@ func (a *app) readBody(flag *string) ([]byte, error) {
 	case r := <-done:
 		if r.err != nil && !errors.Is(r.err, io.EOF) {
 			return nil, r.err
+		}
+		if int64(len(r.data)) > limit {
+			return nil, inbox.ErrTooLarge(-1, limit)
 		}
 		return r.data, nil
 	case <-timer.C:
@@ -54,8 +60,8 @@ func (a *app) readBody(flag *string) ([]byte, error) {
 // stdinTimeout parses a positive decimal number of milliseconds; anything
 // else means the default.
 func stdinTimeout(v string) time.Duration {
-	ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || !(ms > 0) || ms > 1e12 {
+	ms, ok := layout.Decimal(v)
+	if !ok || !(ms > 0) || ms > 1e12 {
 		return defaultStdinTimeout
 	}
 	return time.Duration(ms * float64(time.Millisecond))
