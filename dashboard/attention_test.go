@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/smalltalk-go/st/events"
+	hostfleet "github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/internal/fsutil"
 )
 
@@ -251,5 +252,51 @@ func TestCursorFollowsLog(t *testing.T) {
 	c.advance(tr, "alice")
 	if c.rel != "alice/events/s2.jsonl" || c.act.Fill.Compactions != 0 || sparkTotal(c.act.spark.at(at0)) != 4 {
 		t.Errorf("new session: %s %+v", c.rel, c.act)
+	}
+}
+
+// TestPeers: agents whose data arrives through st sync from another host
+// show that host and how old its copy is; a host unsynced past the limit
+// is flagged, and turns so with time alone.
+func TestPeers(t *testing.T) {
+	now := time.Now()
+	root := writeStore(t, with(agentFolders, map[string]string{"carol/inbox/": "", "carol/archive/": ""}))
+	tr, err := fsutil.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	ms := func(d time.Duration) int64 { return now.Add(-d).UnixMilli() }
+	for _, r := range []hostfleet.Record{
+		{Host: "here", At: ms(time.Minute), LastOK: ms(time.Minute), Agents: map[string]int64{"alice": 1}},
+		{Host: "build-2", At: ms(3 * time.Minute), Agents: map[string]int64{"bob": 1}},
+		{Host: "laptop", At: ms(time.Hour), Agents: map[string]int64{"carol": 1}},
+	} {
+		if err := hostfleet.Write(tr, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := newServer(t, root, func(c *Config) { c.Now = fixedClock(&now); c.Host = "here" })
+	peer := func(id string) string {
+		r, _ := s.fleet.Row(id)
+		if r.Peer == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%s stale=%v", r.Peer.Name, r.Peer.Stale)
+	}
+	if got := peer("alice") + ", " + peer("bob") + ", " + peer("carol"); got != "-, build-2 stale=false, laptop stale=true" {
+		t.Errorf("peers = %s", got)
+	}
+	_, body := get(t, s, "/")
+	for _, want := range []string{"on build-2 · synced <time", "on laptop · synced <time", `<span class="badge g-stale">stale</span>`, "here (here)"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("fleet page lacks %q", want)
+		}
+	}
+	// Fifteen minutes on, build-2 has not synced again.
+	now = now.Add(15 * time.Minute)
+	s.changed(nil, true)
+	if got := peer("bob"); got != "build-2 stale=true" {
+		t.Errorf("later, bob's peer = %s", got)
 	}
 }

@@ -16,7 +16,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/smalltalk-go/st/events"
+	hostfleet "github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/hooks"
+	"github.com/smalltalk-go/st/internal/fsutil"
 )
 
 // transcriptLine is the Stop line the hook writes for the recorded Stop
@@ -73,6 +75,21 @@ func attentionStore(t *testing.T) string {
 		"avail/status":          "available\n",
 		"off/status":            "offline\n",
 	})
+	// apis lives on build-2, which synced 2 minutes ago; off on laptop,
+	// which has not synced for an hour.
+	tr, err := fsutil.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	for _, r := range []hostfleet.Record{
+		{Host: "build-2", At: ago(2 * time.Minute).UnixMilli(), Agents: map[string]int64{"apis": 1}},
+		{Host: "laptop", At: ago(time.Hour).UnixMilli(), Agents: map[string]int64{"off": 1}},
+	} {
+		if err := hostfleet.Write(tr, r); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// The stale agent's files are as old as its last event.
 	old := ago(40 * time.Minute)
 	for _, p := range []string{"stale/status", "stale/events/s.jsonl", "stale/events", "stale"} {
@@ -134,6 +151,16 @@ func TestBrowserAttention(t *testing.T) {
 		}
 		if title := eval[string](t, ctx, `document.title`); title != "(5) st dashboard" {
 			t.Errorf("title = %q", title)
+		}
+		// Agents from peers: their host and how old the copy is.
+		if who := eval[string](t, ctx, `document.querySelector('#agent-apis .who').innerText`); !strings.Contains(who, "on build-2 · synced 2m ago") {
+			t.Errorf("apis = %q", who)
+		}
+		if who := eval[string](t, ctx, `document.querySelector('#agent-off .who').innerText`); !strings.Contains(who, "on laptop · synced 1h ago") || !strings.Contains(who, "stale") {
+			t.Errorf("off = %q", who)
+		}
+		if who := eval[string](t, ctx, `document.querySelector('#agent-fill .who').innerText`); who != "fill" {
+			t.Errorf("fill (no host) = %q", who)
 		}
 		// The context bar, from the recorded transcript: 140,000 of the
 		// default 200,000 tokens.

@@ -9,6 +9,7 @@ import (
 	"github.com/smalltalk-go/st/agents"
 	agentctx "github.com/smalltalk-go/st/context"
 	"github.com/smalltalk-go/st/events"
+	hostfleet "github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/status"
 )
@@ -43,6 +44,11 @@ type Row struct {
 	Group string
 	Since time.Time
 
+	// Peer is the host the agent lives on when that is another machine
+	// whose data arrived through st sync (nil for this machine's agents
+	// and in a store no host syncs).
+	Peer *hostfleet.Host
+
 	version uint64
 }
 
@@ -55,9 +61,11 @@ func (r *Row) same(o *Row) bool {
 // fleet holds the rows of every agent and the version of the last
 // change. Methods are safe for concurrent use.
 type fleet struct {
-	t   *fsutil.Tree
-	now func() time.Time
+	t     *fsutil.Tree
+	now   func() time.Time
+	hosts func(*fsutil.Tree, time.Time) hostfleet.Fleet // which host each agent lives on
 
+	peers   hostfleet.Fleet // as of the last scan
 	mu      sync.RWMutex
 	version uint64
 	rows    map[string]*Row
@@ -69,10 +77,11 @@ type fleet struct {
 }
 
 // newFleet summarises the agents ids.
-func newFleet(t *fsutil.Tree, ids []string, now func() time.Time) *fleet {
-	f := &fleet{t: t, now: now, rows: map[string]*Row{}, gone: map[string]uint64{}, cursors: map[string]*cursor{}}
+func newFleet(t *fsutil.Tree, ids []string, now func() time.Time, hosts func(*fsutil.Tree, time.Time) hostfleet.Fleet) *fleet {
+	f := &fleet{t: t, now: now, hosts: hosts, rows: map[string]*Row{}, gone: map[string]uint64{}, cursors: map[string]*cursor{}}
 	scans := agents.ScanAll(t, ids)
 	at := now()
+	f.readHosts(at)
 	for i, id := range ids {
 		r := f.summarise(id, scans[i], at)
 		f.rows[id] = &r
@@ -102,7 +111,30 @@ func (f *fleet) summarise(id string, s agents.Scan, at time.Time) Row {
 	}
 	c.advance(f.t, id)
 	r.derive(&c.act, at)
+	r.Peer = f.peerOf(id)
 	return r
+}
+
+// readHosts rereads the hosts' sync records (a few small files).
+func (f *fleet) readHosts(at time.Time) {
+	if f.hosts != nil {
+		f.peers = f.hosts(f.t, at)
+	}
+}
+
+// peerOf is the other host agent id lives on, if any.
+func (f *fleet) peerOf(id string) *hostfleet.Host {
+	if h, ok := f.peers.AgentHost(id); ok && !h.Local {
+		return &h
+	}
+	return nil
+}
+
+// Hosts is every host the store knows, as of the last scan.
+func (f *fleet) Hosts() []hostfleet.Host {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return slices.Clone(f.peers.Hosts)
 }
 
 // statusOf is id's effective status, as `st status` derives it, and the
@@ -236,6 +268,9 @@ func (f *fleet) Restatus() []string {
 	f.scanMu.Lock()
 	defer f.scanMu.Unlock()
 	at := f.now()
+	f.mu.Lock()
+	f.readHosts(at) // records arrive with a sync, and age
+	f.mu.Unlock()
 	ids := f.IDs()
 	states := make([][2]string, len(ids))
 	for i, id := range ids {
@@ -251,6 +286,7 @@ func (f *fleet) Restatus() []string {
 		}
 		c := *r
 		c.Status, c.Claimed = states[i][0], states[i][1]
+		c.Peer = f.peerOf(id)
 		if cur := f.cursors[id]; cur != nil {
 			c.derive(&cur.act, at)
 		} else {

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	hostfleet "github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/layout"
 )
@@ -97,7 +98,8 @@ func Main(p Process) int {
 	host, _, _ := net.SplitHostPort(o.addr)
 	url := "http://" + net.JoinHostPort(displayHost(host), strconv.Itoa(port)) + "/"
 	cfg := Config{Root: p.Env.Root(), Env: p.Env, From: o.from,
-		ContextWindow: hooks.LoadConfig(p.Env.ConfigDir()).ContextWindow}
+		ContextWindow: hooks.LoadConfig(p.Env.ConfigDir()).ContextWindow,
+		Host:          hostfleet.Local(p.Env.Get("ST_HOST")), SyncStale: hostfleet.ParseStaleAfter(p.Env.Get("ST_SYNC_STALE_S"))}
 	if loopback {
 		cfg.Hosts = loopbackHosts(host, port)
 	} else {

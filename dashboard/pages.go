@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	hostfleet "github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/overview"
 	"github.com/smalltalk-go/st/status"
@@ -61,6 +62,9 @@ func parsePages(s *Server) *template.Template {
 		"until":    s.until,
 		"msOf":     func(t time.Time) int64 { return t.UnixMilli() },
 		"rank":     func(g string) int { return groupRank[g] },
+		"hosts":    func() []hostfleet.Host { return s.fleet.Hosts() },
+		"now":      func() time.Time { return s.cfg.Now() },
+		"syncedMs": func(h hostfleet.Host) float64 { return float64(*h.SyncedAt) },
 		"label": func(g string) string {
 			if !validGroup(g) {
 				return g

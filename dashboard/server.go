@@ -12,6 +12,7 @@ import (
 
 	"github.com/yuin/goldmark"
 
+	hostfleet "github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/message"
@@ -40,6 +41,11 @@ type Config struct {
 	// ContextWindow is the window context fills are measured against, in
 	// tokens: the hooks' context_window (hooks.DefaultContextWindow when 0).
 	ContextWindow int
+	// Host is this machine's name in the fleet (fleet.Local) and
+	// SyncStale how long a host may go unsynced before it is flagged
+	// (fleet.DefaultStaleAfter when 0).
+	Host      string
+	SyncStale time.Duration
 }
 
 // Server is the dashboard: its handler, the fleet rows it keeps fresh
@@ -90,7 +96,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.pages = parsePages(s)
 	w := newWatcher(t)
-	s.fleet = newFleet(t, w.start(), cfg.Now)
+	s.fleet = newFleet(t, w.start(), cfg.Now, func(t *fsutil.Tree, now time.Time) hostfleet.Fleet {
+		return hostfleet.Read(t, cfg.Host, now, cfg.SyncStale)
+	})
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	go func() {
 		defer close(s.done)

@@ -216,7 +216,7 @@ func TestParseDurations(t *testing.T) {
 	if got := Budget(" 250 "); got != 250*time.Millisecond {
 		t.Errorf("Budget(250) = %v", got)
 	}
-	for _, bad := range []string{"0", "-5", "abc", "NaN", "Inf"} {
+	for _, bad := range []string{"0", "-5", "abc", "NaN", "Inf", "1_000", "0x1p4", "1e3"} {
 		if got := Budget(bad); got != DefaultBudget {
 			t.Errorf("Budget(%q) = %v, want the default", bad, got)
 		}

@@ -4,13 +4,12 @@ import (
 	"context"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
 )
 
 // Result is what a hook prints and how it exits.
@@ -391,8 +390,8 @@ const DefaultBudget = 2 * time.Second
 // milliseconds (fraction allowed, surrounding spaces ignored); anything
 // else means DefaultBudget.
 func Budget(v string) time.Duration {
-	ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || !(ms > 0) || ms > 1e9 {
+	ms, ok := layout.Decimal(v)
+	if !ok || !(ms > 0) || ms > 1e9 {
 		return DefaultBudget
 	}
 	return time.Duration(ms * float64(time.Millisecond))

@@ -181,6 +181,48 @@ func TestTrimMissingArchiveSkipsDurationCheck(t *testing.T) {
 	}
 }
 
+<<<<<<< HEAD
+=======
+// Only a missing archive is "nothing to trim": one that exists but
+// cannot be listed (a file, a link out of the root) is an error.
+func TestTrimUnlistableArchiveIsAnError(t *testing.T) {
+	outside := t.TempDir()
+	for _, tt := range []struct {
+		name  string
+		plant func(archive string) error
+	}{
+		{"a file", func(a string) error { return os.WriteFile(a, []byte("x"), 0o666) }},
+		{"a link out of the root", func(a string) error { return os.Symlink(outside, a) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, root := store(t, map[string]string{"a/inbox/": ""})
+			if err := tt.plant(filepath.Join(root, "a", "archive")); err != nil {
+				t.Fatal(err)
+			}
+			keep := 0
+			if res, err := Trim(tr, "a", TrimOptions{KeepLast: &keep}); err == nil {
+				t.Errorf("Trim = %+v, nil; want the listing error", res)
+			}
+		})
+	}
+}
+
+// durationRE is the grammar of st-compat §6.7, the oracle for ParseDuration.
+var durationRE = regexp.MustCompile(`^([0-9]+)([smhdw])$`)
+
+func FuzzParseDuration(f *testing.F) {
+	for _, s := range []string{"90d", "12h", "2w", "30days", "", "-1d", "5.0d", "30D", "99999999999999999999999w"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		secs, err := ParseDuration(s)
+		if err == nil && (secs < 0 || !durationRE.MatchString(s)) {
+			t.Errorf("ParseDuration(%q) = %v, nil", s, secs)
+		}
+	})
+}
+
+>>>>>>> main
 // TestArchiveRaceIsIdempotent races archivers (each with its own open
 // tree, as separate processes have) over the same messages while a
 // sweeper removes inbox twins: every archiver succeeds and every message

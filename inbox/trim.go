@@ -1,6 +1,8 @@
 package inbox
 
 import (
+	"errors"
+	"io/fs"
 	"slices"
 	"time"
 
@@ -42,8 +44,9 @@ var ErrKeepLast = sterr.New("", "--keep-last must be a non-negative integer", ni
 
 // Trim deletes old canonical files (and optionally their attachments)
 // from id's archive, best effort. Only the archive is touched: the inbox
-// is the agent's to-do list. An archive that cannot be read has nothing
-// to trim, and then OlderThan is not even validated (as upstream).
+// is the agent's to-do list. A missing archive has nothing to trim, and
+// then OlderThan is not even validated (as upstream); an archive that
+// exists but cannot be listed is an error, not an empty archive.
 func Trim(t *fsutil.Tree, id string, o TrimOptions) (TrimResult, error) {
 	if o.OlderThan == nil && o.KeepLast == nil {
 		return TrimResult{}, ErrTrimCriteria
@@ -53,8 +56,11 @@ func Trim(t *fsutil.Tree, id string, o TrimOptions) (TrimResult, error) {
 	}
 	dir := id + "/" + Archive
 	names, err := regularNames(t, dir)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return TrimResult{Victims: []string{}}, nil
+	}
+	if err != nil {
+		return TrimResult{}, err
 	}
 	var files []string
 	for _, n := range names {

@@ -29,7 +29,7 @@ type cli struct {
 	Status       statusCmd       `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT" help:"show or set an agent's status"`
 	Agents       agentsCmd       `cmd:"" aliases:"members" group:"Live state" reads:"ST_ROOT ST_HOST ST_SYNC_STALE_S" extra:"unknown flag: %s" help:"list the agents in the store"`
 	Overview     overviewCmd     `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT ST_HOST ST_SYNC_STALE_S" extra:"unknown flag: %s" help:"summarise your inbox, every agent's status and recent activity"`
-	Dashboard    dashboardCmd    `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT PATH" extra:"unexpected arg: %s" help:"serve a live web page of the whole fleet"`
+	Dashboard    dashboardCmd    `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT ST_CONFIG ST_HOST ST_SYNC_STALE_S PATH" extra:"unexpected arg: %s" help:"serve a live web page of the whole fleet"`
 	Resource     resourceCmd     `cmd:"" group:"Resources" help:"publish and list the URLs an agent cares about"`
 	Context      contextCmd      `cmd:"" group:"Restart context" help:"read or write an agent's restart context"`
 	Reserve      reserveCmd      `cmd:"" group:"Reservations" reads:"ST_ROOT ST_AGENT" help:"reserve files of this repository so other agents keep off them"`

@@ -3,10 +3,9 @@ package main
 import (
 	"errors"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
@@ -54,8 +53,8 @@ func (a *app) readBody(flag *string) ([]byte, error) {
 // stdinTimeout parses a positive decimal number of milliseconds; anything
 // else means the default.
 func stdinTimeout(v string) time.Duration {
-	ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || !(ms > 0) || ms > 1e12 {
+	ms, ok := layout.Decimal(v)
+	if !ok || !(ms > 0) || ms > 1e12 {
 		return defaultStdinTimeout
 	}
 	return time.Duration(ms * float64(time.Millisecond))

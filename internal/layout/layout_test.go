@@ -254,3 +254,35 @@ func TestApplyStrictFileNotDir(t *testing.T) {
 		t.Errorf("missing root: %v", err)
 	}
 }
+
+func TestDecimal(t *testing.T) {
+	tests := []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"250", 250, true},
+		{" 0.5\t", 0.5, true},
+		{"12.", 12, true},
+		{".25", 0.25, true},
+		{"0", 0, true},
+		{"", 0, false},
+		{".", 0, false},
+		{"1_000", 0, false},
+		{"0x1p4", 0, false},
+		{"0x10", 0, false},
+		{"1e3", 0, false},
+		{"+5", 0, false},
+		{"-5", 0, false},
+		{"Inf", 0, false},
+		{"NaN", 0, false},
+		{"1.2.3", 0, false},
+		{"١٢", 0, false},
+	}
+	for _, tt := range tests {
+		n, ok := Decimal(tt.in)
+		if n != tt.want || ok != tt.ok {
+			t.Errorf("Decimal(%q) = %v, %v; want %v, %v", tt.in, n, ok, tt.want, tt.ok)
+		}
+	}
+}
