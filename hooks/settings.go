@@ -20,6 +20,7 @@ type Settings struct {
 	Raw    []byte          // the bytes read; nil when the file does not exist
 	Exists bool            // the file exists
 	Doc    *jsonobj.Object // the parsed root, numbers as written; empty for a missing or blank file
+	StBin  string          // the st whose hooks WriteSettings looks for besides any st's
 }
 
 // ErrRefused wraps every refusal to touch a settings file.
@@ -254,9 +255,13 @@ func AllHandlers(doc *jsonobj.Object) []Handler {
 }
 
 // WriteSettings replaces the file at path with data atomically, first
-// keeping the previous bytes (if any) in <path>.st-backup. A symlinked
-// settings file is written through to its target. It returns the backup
-// path, or "" when there was no previous file.
+// keeping the previous bytes in <path>.st-backup when they are the
+// user's own file: one that exists and holds none of st's hooks (those
+// of s.StBin or of any st). A file st already changed leaves the backup
+// alone, so after a reinstall or an uninstall it still holds the file
+// from before st's first install. A symlinked settings file is written
+// through to its target. It returns the backup path, or "" when it kept
+// none.
 func WriteSettings(s *Settings, data []byte) (backup string, err error) {
 	path := s.Path
 	if s.Exists {
@@ -273,13 +278,24 @@ func WriteSettings(s *Settings, data []byte) (backup string, err error) {
 		return "", err
 	}
 	defer t.Close()
-	if s.Exists {
+	if s.Exists && !s.hadOurs() {
 		backup = path + ".st-backup"
 		if err := t.WriteAtomic(name+".st-backup", s.Raw); err != nil {
 			return "", err
 		}
 	}
 	return backup, t.WriteAtomic(name, data)
+}
+
+// hadOurs reports whether the file as read (s.Raw; s.Doc may have been
+// changed since) holds any of st's hooks.
+func (s *Settings) hadOurs() bool {
+	v, err := jsonobj.ParseKeepNumbers(s.Raw)
+	doc, ok := v.(*jsonobj.Object)
+	if err != nil || !ok {
+		return false
+	}
+	return len(Installed(doc, s.StBin)) > 0
 }
 
 // Unchanged reports whether data equals the file's current bytes.

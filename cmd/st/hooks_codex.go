@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/smalltalk-go/st/hooks"
@@ -22,15 +23,39 @@ func (a *app) codexStates() map[string]hooks.HookState {
 	return cfg.States
 }
 
-// codexHooksFiles are both scopes' hooks.json (user, project).
+// codexHooksFiles are the hooks.json files Codex loads: the user's,
+// then each project folder's (codexProjectFiles).
 func (a *app) codexHooksFiles() []string {
-	return []string{filepath.Join(a.codexHome(), "hooks.json"), filepath.Join(".codex", "hooks.json")}
+	return append([]string{filepath.Join(a.codexHome(), "hooks.json")}, codexProjectFiles("hooks.json")...)
 }
 
-// codexTOMLFiles are both scopes' config.toml, whose [hooks] tables can
-// wire st's hooks too.
+// codexTOMLFiles are the config.toml files Codex loads, whose [hooks]
+// tables can wire st's hooks too.
 func (a *app) codexTOMLFiles() []string {
-	return []string{filepath.Join(a.codexHome(), "config.toml"), filepath.Join(".codex", "config.toml")}
+	return append([]string{filepath.Join(a.codexHome(), "config.toml")}, codexProjectFiles("config.toml")...)
+}
+
+// codexProjectFiles are .codex/<name> in every folder Codex loads one
+// from (hooks.CodexProjectDirs): the working folder's as a relative
+// path, always, and each parent's up to the project root when it exists.
+func codexProjectFiles(name string) []string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return []string{filepath.Join(".codex", name)}
+	}
+	var out []string
+	dirs := hooks.CodexProjectDirs(cwd)
+	for _, dir := range dirs[:len(dirs)-1] {
+		if p := filepath.Join(dir, ".codex", name); exists(p) {
+			out = append(out, p)
+		}
+	}
+	return append(out, filepath.Join(".codex", name))
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // codexNotes prints what a Codex install or uninstall means for Codex:

@@ -90,6 +90,7 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 		}
 		return nil
 	}
+	s.StBin = stBin
 	backup, err := hooks.WriteSettings(s, data)
 	if err != nil {
 		return err
