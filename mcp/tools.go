@@ -312,7 +312,8 @@ func str(p *string) string {
 	return *p
 }
 
-// addTools registers the 13 tools and the 3 reservation tools, and
+// addTools registers the 13 tools, the 3 reservation tools and search,
+// and
 // st_msg_reply in channel mode.
 func (s *server) addTools() {
 	s.addSend()
@@ -321,6 +322,7 @@ func (s *server) addTools() {
 	s.addResourceTools()
 	s.addContextTools()
 	s.addReserveTools()
+	s.addSearch()
 	if s.cfg.Channel {
 		s.addReply()
 	}

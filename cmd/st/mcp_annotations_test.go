@@ -12,7 +12,7 @@ import (
 // exactly the reading tools say readOnlyHint (issue 11).
 func TestMCPToolAnnotations(t *testing.T) {
 	root := t.TempDir()
-	reading := []string{"st_agents", "st_context_read", "st_msg_ls", "st_msg_read", "st_msg_thread", "st_reservations", "st_resource_ls", "st_resource_read"}
+	reading := []string{"st_agents", "st_context_read", "st_msg_ls", "st_msg_read", "st_msg_search", "st_msg_thread", "st_reservations", "st_resource_ls", "st_resource_read"}
 	// The writing tools that may remove or overwrite, and those a repeat
 	// leaves unchanged.
 	destructive := []string{"st_context_write", "st_release", "st_resource_remove"}
@@ -22,8 +22,8 @@ func TestMCPToolAnnotations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Tools) != 17 {
-		t.Fatalf("%d tools, want 17", len(res.Tools))
+	if len(res.Tools) != 18 {
+		t.Fatalf("%d tools, want 18", len(res.Tools))
 	}
 	var readOnly []string
 	for _, tl := range res.Tools {

@@ -44,3 +44,22 @@ func TestMCPReservations(t *testing.T) {
 	}
 	bob.ok("st_reserve", map[string]any{"paths": []string{filepath.Join(repo, "src", "a.go")}})
 }
+
+// st_msg_search returns what `st message search` finds (issue 19).
+func TestMCPMessageSearch(t *testing.T) {
+	root := t.TempDir()
+	bob := startMCP(t, root, mcpEnv(root, "ST_AGENT=bob"))
+	bob.ok("st_msg_send", map[string]any{"to": "alice", "body": "the parser is slow", "subject": "perf"})
+	bob.ok("st_msg_send", map[string]any{"to": "alice", "body": "unrelated", "subject": "lunch"})
+	p := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"))
+	sum, out := p.ok("st_msg_search", map[string]any{"query": "PARSER"})
+	if sum != "1 match" || !strings.Contains(out, `"from":"bob","subject":"perf","line":"the parser is slow"`) {
+		t.Errorf("st_msg_search = %q, %s", sum, out)
+	}
+	if sum, _ := p.ok("st_msg_search", map[string]any{"query": "parser", "from": "carol"}); sum != "0 matches" {
+		t.Errorf("from carol: %q", sum)
+	}
+	if txt, _ := p.fails("st_msg_search", map[string]any{"query": ""}); !strings.Contains(txt, "query must not be empty") {
+		t.Errorf("empty query: %q", txt)
+	}
+}

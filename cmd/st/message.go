@@ -10,6 +10,7 @@ type messageCmd struct {
 	Read    messageReadCmd    `cmd:"" reads:"ST_ROOT ST_AGENT" help:"print one message with its header fields"`
 	Archive messageArchiveCmd `cmd:"" reads:"ST_ROOT ST_AGENT" help:"move a handled message from the inbox to the archive"`
 	Thread  messageThreadCmd  `cmd:"" reads:"ST_ROOT ST_AGENT" help:"print the conversation a message belongs to"`
+	Search  messageSearchCmd  `cmd:"" reads:"ST_ROOT ST_AGENT" help:"find messages by their text, newest first"`
 }
 
 func init() {

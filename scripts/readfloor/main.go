@@ -1,7 +1,9 @@
 // Command readfloor is the floor for `st message ls --json`: it lists one
 // folder and opens and reads every file in it with the parallelism st
 // uses (min(4, 1+n/256) goroutines, one handle on the folder, openat,
-// one read, close), and does nothing else. Used by scripts/bench.
+// one read, close), and does nothing else. Given several folders it reads
+// them one after the other (the floor of `st message search --all`).
+// Used by scripts/bench.
 package main
 
 import (
@@ -12,11 +14,22 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: readfloor DIR")
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: readfloor DIR...")
 		os.Exit(2)
 	}
-	dir, err := os.Open(os.Args[1])
+	files, total := 0, 0
+	for _, d := range os.Args[1:] {
+		n, bytes := readAll(d)
+		files += n
+		total += bytes
+	}
+	fmt.Println(files, "files,", total, "bytes")
+}
+
+// readAll reads every file of folder d; it returns how many and their bytes.
+func readAll(d string) (files, total int) {
+	dir, err := os.Open(d)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "readfloor:", err)
 		os.Exit(1)
@@ -30,7 +43,6 @@ func main() {
 	workers := min(4, 1+len(names)/256)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	total := 0
 	for w := range workers {
 		wg.Go(func() {
 			buf := make([]byte, 64<<10)
@@ -50,5 +62,6 @@ func main() {
 		})
 	}
 	wg.Wait()
-	fmt.Println(len(names), "files,", total, "bytes")
+	dir.Close()
+	return len(names), total
 }

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/smalltalk-go/st/agents"
+	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/sterr"
+)
+
+type messageSearchCmd struct {
+	Agent   *string `placeholder:"ID" predict:"@agent" missing:"--agent requires a value" help:"search this agent's messages (default: $ST_AGENT)"`
+	All     bool    `help:"search every agent's messages"`
+	Archive bool    `help:"search archive/ as well as inbox/"`
+	From    *string `placeholder:"ID" predict:"@agent" missing:"--from requires a value" help:"only messages from this sender"`
+	Since   *string `placeholder:"WHEN" missing:"--since requires a value" help:"only messages sent since then: unix milliseconds, or a duration ago like 2h or 30m"`
+	JSON    bool    `name:"json" help:"print a JSON array of hits"`
+	Query   *string `arg:"" optional:"" form:"<query>" help:"the text to find, case-insensitive, in subjects and bodies"`
+}
+
+// Help is search's paragraph.
+func (messageSearchCmd) Help() string {
+	return `Find messages whose subject or body contains <query>, ignoring case,
+newest first, each with the line that matched. It reads the messages
+themselves (no index to keep up to date), your inbox by default.`
+}
+
+func (messageSearchCmd) examples() []example {
+	return []example{
+		{"find what was said about the parser, everywhere", "st message search parser --all --archive"},
+		{"what bob wrote about a flaky test in the last day", "st message search 'flaky test' --from bob --since 24h --json"},
+	}
+}
+
+func (c *messageSearchCmd) Run(a *app) error {
+	if c.Query == nil || *c.Query == "" {
+		return sterr.Msg("%s message search requires a <query>", a.name)
+	}
+	if c.All && c.Agent != nil {
+		return sterr.Msg("--agent and --all are mutually exclusive")
+	}
+	q := inbox.Query{Text: *c.Query, Folders: []string{inbox.Inbox}}
+	if c.Archive {
+		q.Folders = append(q.Folders, inbox.Archive)
+	}
+	if c.From != nil {
+		q.From = *c.From
+	}
+	if c.Since != nil {
+		since, err := parseSince(*c.Since, a.now())
+		if err != nil {
+			return err
+		}
+		q.Since = since
+	}
+	t := a.tree()
+	defer t.Close()
+	switch {
+	case c.All:
+		if t != nil {
+			for _, ag := range agents.List(t, a.now(), agents.Options{}) {
+				q.Agents = append(q.Agents, ag.Identity)
+			}
+		}
+	default:
+		explicit := ""
+		if c.Agent != nil {
+			explicit = *c.Agent
+		}
+		id, err := a.resolve(explicit, layout.Lenient)
+		if err != nil {
+			return err
+		}
+		q.Agents = []string{id}
+	}
+	var hits []inbox.Hit
+	if t != nil {
+		hits = inbox.Search(t, q)
+	}
+	if c.JSON {
+		if hits == nil {
+			hits = []inbox.Hit{}
+		}
+		return a.printJSON(hits)
+	}
+	lines := make([]string, 0, len(hits))
+	for _, h := range hits {
+		where := h.Filename
+		if c.All {
+			where = h.Agent + "/" + where
+		}
+		if h.Folder == inbox.Archive {
+			where += " (archive)"
+		}
+		lines = append(lines, fmt.Sprintf("%s  %s  %s\n    %s", where, h.From, h.Subject, h.Line))
+	}
+	fmt.Fprintf(a.stderr, "# %d %s\n", len(hits), pluralWord(len(hits), "match", "matches"))
+	return a.printLines(lines)
+}
+
+// parseSince reads --since: unix milliseconds, or a duration before now.
+func parseSince(v string, now time.Time) (int64, error) {
+	if ms, err := strconv.ParseInt(v, 10, 64); err == nil && ms >= 0 {
+		return ms, nil
+	}
+	if d, err := time.ParseDuration(strings.TrimSpace(v)); err == nil && d > 0 {
+		return now.Add(-d).UnixMilli(), nil
+	}
+	return 0, sterr.New(sterr.InvalidSince, fmt.Sprintf("invalid --since %q: unix milliseconds, or a duration like 2h", v), map[string]any{"value": v})
+}
