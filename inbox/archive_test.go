@@ -181,8 +181,6 @@ func TestTrimMissingArchiveSkipsDurationCheck(t *testing.T) {
 	}
 }
 
-<<<<<<< HEAD
-=======
 // Only a missing archive is "nothing to trim": one that exists but
 // cannot be listed (a file, a link out of the root) is an error.
 func TestTrimUnlistableArchiveIsAnError(t *testing.T) {
@@ -207,22 +205,6 @@ func TestTrimUnlistableArchiveIsAnError(t *testing.T) {
 	}
 }
 
-// durationRE is the grammar of st-compat §6.7, the oracle for ParseDuration.
-var durationRE = regexp.MustCompile(`^([0-9]+)([smhdw])$`)
-
-func FuzzParseDuration(f *testing.F) {
-	for _, s := range []string{"90d", "12h", "2w", "30days", "", "-1d", "5.0d", "30D", "99999999999999999999999w"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		secs, err := ParseDuration(s)
-		if err == nil && (secs < 0 || !durationRE.MatchString(s)) {
-			t.Errorf("ParseDuration(%q) = %v, nil", s, secs)
-		}
-	})
-}
-
->>>>>>> main
 // TestArchiveRaceIsIdempotent races archivers (each with its own open
 // tree, as separate processes have) over the same messages while a
 // sweeper removes inbox twins: every archiver succeeds and every message
