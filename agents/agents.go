@@ -128,13 +128,16 @@ func EnrichScanned(list []Agent, scans []Scan) []Enriched {
 	return out
 }
 
+// MaxNameBytes is how much of a name file is read (one short line).
+const MaxNameBytes = 4 << 10
+
 // Name returns the first line of <id>/name trimmed of whitespace, or nil
 // when the file is missing, unreadable or blank.
 func Name(t *fsutil.Tree, id string) *string {
 	if t == nil {
 		return nil
 	}
-	data, _, err := t.ReadRegular(id + "/name")
+	data, _, err := t.ReadRange(id+"/name", 0, MaxNameBytes)
 	if err != nil {
 		return nil
 	}

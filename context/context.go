@@ -34,6 +34,22 @@ func ReadNow(t *fsutil.Tree, id string) (text string, ok bool) {
 	return toValidUTF8(data), true
 }
 
+// ReadNowWithin is ReadNow of a now.md of at most limit bytes: a bigger
+// one is not read, and size reports how big it is (0 otherwise).
+func ReadNowWithin(t *fsutil.Tree, id string, limit int64) (text string, size int64, ok bool) {
+	if t == nil {
+		return "", 0, false
+	}
+	data, fi, err := t.ReadRange(NowPath(id), 0, limit+1)
+	if err != nil {
+		return "", 0, false
+	}
+	if fi.Size() > limit {
+		return "", fi.Size(), true
+	}
+	return toValidUTF8(data), 0, true
+}
+
 // NowBytes returns the exact bytes WriteNow stores for body: invalid
 // UTF-8 replaced by U+FFFD and a final newline ensured.
 func NowBytes(body []byte) []byte {
@@ -64,11 +80,29 @@ func WriteNow(t *fsutil.Tree, id string, body []byte) (int, error) {
 // each with trailing whitespace removed, empty ones dropped, joined with
 // newlines plus a final newline. ok is false when there is nothing.
 func Decisions(t *fsutil.Tree, id string) (text string, ok bool) {
+	return DecisionsWithin(t, id, -1, nil)
+}
+
+// DecisionsWithin is Decisions reading only entries of at most limit
+// bytes (any size when negative); each bigger one is replaced by what
+// tooLarge says of its size.
+func DecisionsWithin(t *fsutil.Tree, id string, limit int64, tooLarge func(size int64) string) (text string, ok bool) {
 	if t == nil {
 		return "", false
 	}
+	read := func(rel string) ([]byte, error) {
+		if limit < 0 {
+			data, _, err := t.ReadRegular(rel)
+			return data, err
+		}
+		data, fi, err := t.ReadRange(rel, 0, limit+1)
+		if err == nil && fi.Size() > limit {
+			return []byte(tooLarge(fi.Size())), nil
+		}
+		return data, err
+	}
 	var parts []string
-	if data, _, err := t.ReadRegular(id + "/context/decisions.md"); err == nil {
+	if data, err := read(id + "/context/decisions.md"); err == nil {
 		if s := jsstr.TrimRightSpace(toValidUTF8(data)); s != "" {
 			parts = append(parts, s)
 		}
@@ -80,7 +114,7 @@ func Decisions(t *fsutil.Tree, id string) (text string, ok bool) {
 		if !strings.HasSuffix(n, ".md") {
 			continue
 		}
-		data, _, err := t.ReadRegular(path.Join(dir, n))
+		data, err := read(path.Join(dir, n))
 		if err != nil {
 			continue
 		}
@@ -97,8 +131,24 @@ func Decisions(t *fsutil.Tree, id string) (text string, ok bool) {
 // Full returns now.md and the decisions under headings, as
 // `st context read --full` prints them; ok is false when both are absent.
 func Full(t *fsutil.Tree, id string) (text string, ok bool) {
-	now, hasNow := ReadNow(t, id)
-	dec, hasDec := Decisions(t, id)
+	return FullWithin(t, id, -1, nil)
+}
+
+// FullWithin is Full reading only files of at most limit bytes (any
+// size when negative); each bigger one is replaced by what tooLarge says
+// of its size.
+func FullWithin(t *fsutil.Tree, id string, limit int64, tooLarge func(size int64) string) (text string, ok bool) {
+	var now string
+	var hasNow bool
+	if limit < 0 {
+		now, hasNow = ReadNow(t, id)
+	} else {
+		var size int64
+		if now, size, hasNow = ReadNowWithin(t, id, limit); size > 0 {
+			now = tooLarge(size) + "\n"
+		}
+	}
+	dec, hasDec := DecisionsWithin(t, id, limit, tooLarge)
 	var parts []string
 	if hasNow {
 		parts = append(parts, "# now.md", now)

@@ -22,7 +22,9 @@ const maxForm = 1 << 20
 // checkPost parses the form and checks the CSRF token; it answers the
 // request itself and returns false when the post is refused.
 func (s *Server) checkPost(w http.ResponseWriter, r *http.Request) bool {
-	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+	// A form carries one message: its body is percent-encoded (up to
+	// three bytes per byte) beside a few short fields.
+	r.Body = http.MaxBytesReader(w, r.Body, 3*s.maxBytes()+maxForm)
 	if err := r.ParseForm(); err != nil {
 		s.fail(w, r, http.StatusBadRequest, "bad form: "+err.Error())
 		return false
@@ -59,6 +61,9 @@ func (s *Server) serveSend(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		m.From = sender
 		err = inbox.Check(m)
+	}
+	if err == nil {
+		err = inbox.CheckSize(m, s.maxBytes())
 	}
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, err.Error())

@@ -18,6 +18,7 @@ import (
 const (
 	folderShow = 100
 	bodyShow   = 8 << 10
+	listRead   = 64 << 10 // the prefix of a message read for the list
 )
 
 // Msg is one message as the pages show it.
@@ -32,9 +33,13 @@ type Msg struct {
 	Tags      []string
 	Priority  string
 	Body      string
-	Cut       bool // Body was capped
-	Outside   bool // dropped in by hand, no frontmatter
+	Cut       bool  // Body was capped
+	Outside   bool  // dropped in by hand, no frontmatter
+	TooLarge  int64 // the file's size when it is over the maximum shown
 }
+
+// TooLargeNote says why only the head of the message is shown.
+func (m Msg) TooLargeNote() string { return layout.TooLargeNote(m.TooLarge) }
 
 // Link is the message page of m.
 func (m Msg) Link() string { return "/agent/" + m.Agent + "/message/" + m.Name }
@@ -70,10 +75,15 @@ func (s *Server) agentView(id string) AgentView {
 		v.Row = Row{ID: id, Status: "offline"}
 		v.Row.attend(s.cfg.Now())
 	}
-	if text, ok := agentctx.ReadNow(s.t, id); ok {
+	limit := s.maxBytes()
+	if text, size, ok := agentctx.ReadNowWithin(s.t, id, limit); ok {
+		if size > 0 {
+			text = "*" + layout.TooLargeNote(size) + "*"
+		}
 		v.Now, v.HasNow = renderMarkdown(s.md, text), true
 	}
-	if text, ok := agentctx.Decisions(s.t, id); ok {
+	note := func(size int64) string { return "*" + layout.TooLargeNote(size) + "*" }
+	if text, ok := agentctx.DecisionsWithin(s.t, id, limit, note); ok {
 		v.Decisions, v.HasDec = renderMarkdown(s.md, text), true
 	}
 	v.Inbox = readFolder(s.t, id, inbox.Inbox, folderShow)
@@ -99,21 +109,32 @@ func readFolder(t *fsutil.Tree, id, folder string, n int) Folder {
 	}
 	defer dir.Close()
 	for _, name := range names {
-		data, err := dir.ReadRegular(name)
+		// The list shows the head of each body: a big message costs no
+		// more than a small one.
+		data, size, err := dir.ReadPrefix(name, listRead)
 		if err != nil {
 			continue
 		}
-		f.Msgs = append(f.Msgs, newMsg(t, id, folder, name, data, bodyShow))
+		m := newMsg(t, id, folder, name, data, bodyShow)
+		m.Cut = m.Cut || size > int64(len(data))
+		f.Msgs = append(f.Msgs, m)
 	}
 	return f
 }
 
-// readMsg reads one message without changing anything (inbox.Read's
-// lazy sweep is the owner's business).
-func readMsg(t *fsutil.Tree, id, folder, name string) (Msg, bool) {
-	data, _, err := t.ReadRegular(id + "/" + folder + "/" + name)
+// readMsg reads one message of at most limit bytes without changing
+// anything (inbox.Read's lazy sweep is the owner's business). A bigger
+// one is shown with its head only and TooLarge set to its size.
+func readMsg(t *fsutil.Tree, id, folder, name string, limit int64) (Msg, bool) {
+	rel := id + "/" + folder + "/" + name
+	data, fi, err := t.ReadRange(rel, 0, limit+1)
 	if err != nil {
 		return Msg{}, false
+	}
+	if fi.Size() > limit {
+		m := newMsg(t, id, folder, name, data[:min(int64(len(data)), listRead)], bodyShow)
+		m.Cut, m.TooLarge = true, fi.Size()
+		return m, true
 	}
 	return newMsg(t, id, folder, name, data, 0), true
 }
@@ -159,7 +180,7 @@ func (s *Server) messageView(id, name string) (MessageView, bool) {
 	if err != nil {
 		return MessageView{}, false
 	}
-	m, ok := readMsg(s.t, id, loc.Folder, name)
+	m, ok := readMsg(s.t, id, loc.Folder, name, s.maxBytes())
 	if !ok {
 		return MessageView{}, false
 	}

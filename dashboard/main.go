@@ -97,7 +97,7 @@ func Main(p Process) int {
 	port := ln.Addr().(*net.TCPAddr).Port
 	host, _, _ := net.SplitHostPort(o.addr)
 	url := "http://" + net.JoinHostPort(displayHost(host), strconv.Itoa(port)) + "/"
-	cfg := Config{Root: p.Env.Root(), Env: p.Env, From: o.from,
+	cfg := Config{Root: p.Env.Root(), Env: p.Env, From: o.from, MaxMessageBytes: p.Env.MaxMessageBytes(),
 		ContextWindow: hooks.LoadConfig(p.Env.ConfigDir()).ContextWindow,
 		Host:          hostfleet.Local(p.Env.Get("ST_HOST")), SyncStale: hostfleet.ParseStaleAfter(p.Env.Get("ST_SYNC_STALE_S"))}
 	if loopback {

@@ -38,6 +38,9 @@ type Config struct {
 	Now func() time.Time
 	// Poll is the backstop interval (DefaultPoll when 0; negative: none).
 	Poll time.Duration
+	// MaxMessageBytes is the biggest message sent from the pages and
+	// the biggest file shown (layout.DefaultMaxMessageBytes when 0).
+	MaxMessageBytes int64
 	// ContextWindow is the window context fills are measured against, in
 	// tokens: the hooks' context_window (hooks.DefaultContextWindow when 0).
 	ContextWindow int
@@ -46,6 +49,14 @@ type Config struct {
 	// (fleet.DefaultStaleAfter when 0).
 	Host      string
 	SyncStale time.Duration
+}
+
+// maxBytes is the configured maximum message size.
+func (s *Server) maxBytes() int64 {
+	if s.cfg.MaxMessageBytes > 0 {
+		return s.cfg.MaxMessageBytes
+	}
+	return layout.DefaultMaxMessageBytes
 }
 
 // Server is the dashboard: its handler, the fleet rows it keeps fresh

@@ -167,11 +167,11 @@ func rotateLog(t *fsutil.Tree, rel string) {
 	if err != nil || fi.Size() <= logMax {
 		return
 	}
-	data, _, err := t.ReadRegular(rel)
-	if err != nil || len(data) <= logMax {
+	data, _, err := t.ReadTail(rel, logKeep)
+	if err != nil {
 		return
 	}
-	t.WriteAtomic(rel, data[len(data)-logKeep:])
+	t.WriteAtomic(rel, data)
 }
 
 // The pre-compact digest (issue 6): below the stub or the marker,

@@ -93,7 +93,7 @@ func retryPath(agent, session string) string { return events.StatePath(agent, se
 
 // ReadStreak returns a session's streak; ok is false when there is none.
 func ReadStreak(t *fsutil.Tree, agent, session string) (s Streak, ok bool) {
-	data, _, err := t.ReadRegular(retryPath(agent, session))
+	data, err := readSmall(t, retryPath(agent, session))
 	if err != nil || json.Unmarshal(data, &s) != nil || s.Token == "" {
 		return Streak{}, false
 	}

@@ -36,7 +36,7 @@ func UpdateState(ctx context.Context, t *fsutil.Tree, agent, session string, fn 
 	}
 	defer unlock()
 	var s State
-	if data, _, err := t.ReadRegular(rel); err == nil {
+	if data, err := readSmall(t, rel); err == nil {
 		json.Unmarshal(data, &s)
 	}
 	if !fn(&s) {
@@ -61,4 +61,21 @@ func writeState(t *fsutil.Tree, agent, rel string, data []byte) error {
 // lockName is a lock key for one session of one agent.
 func lockName(agent, session string) string {
 	return agent + "-" + events.FileName(session)
+}
+
+// maxStateBytes bounds the hooks' own small files (state, retry streak,
+// last stop-failure): a bigger one is not theirs, and reads as absent.
+const maxStateBytes = 1 << 20
+
+// readSmall reads the regular file rel when it holds at most
+// maxStateBytes.
+func readSmall(t *fsutil.Tree, rel string) ([]byte, error) {
+	data, fi, err := t.ReadRange(rel, 0, maxStateBytes+1)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > maxStateBytes {
+		return nil, fsutil.ErrTooLarge
+	}
+	return data, nil
 }

@@ -299,7 +299,7 @@ func recentlySent(opt Options, typ string) bool {
 		return false
 	}
 	defer t.Close()
-	data, _, err := t.ReadRegular(lastPath(opt.Agent))
+	data, err := readSmall(t, lastPath(opt.Agent))
 	if err != nil {
 		return false
 	}

@@ -1,6 +1,8 @@
 package inbox
 
 import (
+	"fmt"
+
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/message"
 )
@@ -24,3 +26,26 @@ func Check(m message.Message) error {
 
 // ErrEmptyBody is the error for a message with no body.
 var ErrEmptyBody = sterr.New(sterr.EmptyBody, "message body is empty (read from stdin)", nil)
+
+// CheckSize refuses a message whose file would be more than limit bytes
+// (the maximum message size, layout.MaxMessageVar).
+func CheckSize(m message.Message, limit int64) error {
+	if n := int64(len(m.Bytes())); n > limit {
+		return ErrTooLarge(n, limit)
+	}
+	return nil
+}
+
+// ErrTooLarge is the error for a message of size bytes over limit; a
+// negative size is not known (a body read only up to the limit).
+func ErrTooLarge(size, limit int64) error {
+	what := "more than"
+	details := map[string]any{"limit": limit}
+	if size >= 0 {
+		what = fmt.Sprintf("%d bytes, more than", size)
+		details["size"] = size
+	}
+	return sterr.New(sterr.MessageTooLarge,
+		fmt.Sprintf("message too large: %s the maximum of %d bytes (set ST_MAX_MESSAGE_BYTES to change it)", what, limit),
+		details)
+}

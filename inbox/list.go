@@ -155,8 +155,9 @@ func item(name string, ts float64, canonical bool, fields message.Fields, meta b
 	return it
 }
 
-// readCanonical returns the text of every canonical name in folder dir
-// (unreadable ones and other names read as ""), index for index.
+// readCanonical returns the head (readHead) of every canonical name in
+// folder dir (unreadable ones and other names read as ""), index for
+// index.
 func readCanonical(t *fsutil.Tree, dir string, names []string) []string {
 	texts := make([]string, len(names))
 	forCanonical(t, dir, names, func(i int, text string) { texts[i] = text })
@@ -172,8 +173,8 @@ func parseCanonical(t *fsutil.Tree, dir string, names []string) []message.Fields
 	return parsed
 }
 
-// forCanonical calls fn with the index and text of every canonical name
-// in folder dir ("" when unreadable). Large folders are read by a few
+// forCanonical calls fn with the index and head (readHead) of every
+// canonical name in folder dir ("" when unreadable). Large folders are read by a few
 // goroutines, through one handle on the folder; fn must only touch
 // index i.
 func forCanonical(t *fsutil.Tree, dir string, names []string, fn func(i int, text string)) {
@@ -196,7 +197,7 @@ func forCanonical(t *fsutil.Tree, dir string, names []string, fn func(i int, tex
 					continue
 				}
 				var text string
-				if data, err := folder.ReadRegular(names[i]); err == nil {
+				if data, err := readHead(folder, names[i]); err == nil {
 					text = Text(data)
 				}
 				fn(i, text)

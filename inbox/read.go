@@ -45,23 +45,48 @@ func Locate(t *fsutil.Tree, id, name string, preferArchive bool) (Location, erro
 // copy is returned (the lazy sweep). Errors during that check leave both
 // copies alone.
 func Read(t *fsutil.Tree, id, name string, preferArchive bool) (Location, []byte, error) {
+	return ReadWithin(t, id, name, preferArchive, -1)
+}
+
+// ReadWithin is Read of a message of at most limit bytes (no limit when
+// negative): a bigger one is a MESSAGE_TOO_LARGE error, read no further
+// than the limit.
+func ReadWithin(t *fsutil.Tree, id, name string, preferArchive bool, limit int64) (Location, []byte, error) {
 	l, err := Locate(t, id, name, preferArchive)
 	if err != nil {
 		return Location{}, nil, err
 	}
-	data, _, err := t.ReadRegular(l.Path())
+	data, err := ReadFile(t, l.Path(), limit)
 	if err != nil {
 		return Location{}, nil, err
 	}
 	if l.Folder == Inbox {
 		twin := Location{id, Archive, name}
-		if adata, _, err := t.ReadRegular(twin.Path()); err == nil && bytes.Equal(data, adata) {
+		if adata, err := ReadFile(t, twin.Path(), limit); err == nil && bytes.Equal(data, adata) {
 			if t.Remove(l.Path()) == nil {
 				l = twin
 			}
 		}
 	}
 	return l, data, nil
+}
+
+// ReadFile reads the regular file rel when it holds at most limit bytes
+// (any size when limit is negative); a bigger file is a MESSAGE_TOO_LARGE
+// error, and only limit+1 bytes of it are read.
+func ReadFile(t *fsutil.Tree, rel string, limit int64) ([]byte, error) {
+	if limit < 0 {
+		data, _, err := t.ReadRegular(rel)
+		return data, err
+	}
+	data, fi, err := t.ReadRange(rel, 0, limit+1)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > limit {
+		return nil, ErrTooLarge(fi.Size(), limit)
+	}
+	return data, nil
 }
 
 // Text decodes file bytes as UTF-8, replacing invalid sequences with

@@ -67,7 +67,7 @@ func (s *server) deliverNew(ctx context.Context, seen map[string]bool) {
 			return
 		}
 		seen[n] = true
-		data, _, err := t.ReadRegular(rel + "/" + n)
+		data, err := inbox.ReadFile(t, rel+"/"+n, s.cfg.MaxMessageBytes)
 		if err != nil {
 			s.debugf("skip %s: %v", n, err)
 			continue

@@ -44,6 +44,7 @@ func Main(p Process) int {
 	id, throwaway, err := agent(p, root)
 	if err == nil {
 		cfg := Config{Root: root, Agent: id, Throwaway: throwaway, Channel: p.Channel, In: p.Stdin, Out: p.Stdout, Now: p.Now}
+		cfg.MaxMessageBytes = p.Env.MaxMessageBytes()
 		if p.Env.Get("ST_CHANNEL_DEBUG") == "1" {
 			cfg.Debug = p.Stderr
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/status"
 )
 
@@ -50,6 +51,10 @@ type Config struct {
 	Debug   io.Writer // channel debug lines; nil disables them
 	Now     func() time.Time
 
+	// MaxMessageBytes is the biggest message sent or read
+	// (layout.DefaultMaxMessageBytes when 0).
+	MaxMessageBytes int64
+
 	// Throwaway marks an agent made up for this session (no ST_AGENT): its
 	// folders are removed at the end unless it sent or got a message or
 	// wrote anything there (throwaway.go).
@@ -67,6 +72,9 @@ type Config struct {
 func (c *Config) defaults() {
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.MaxMessageBytes <= 0 {
+		c.MaxMessageBytes = layout.DefaultMaxMessageBytes
 	}
 	if c.MaxFrame == 0 {
 		c.MaxFrame = MaxFrameBytes

@@ -1,11 +1,13 @@
 package mcp
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 
 	agentctx "github.com/smalltalk-go/st/context"
 	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/sterr"
 )
 
 type contextReadIn struct {
@@ -63,13 +65,18 @@ func (s *server) addContextTools() {
 				out.File = *in.File
 			}
 			var ok bool
+			limit := s.cfg.MaxMessageBytes
+			note := func(size int64) string { return "[" + layout.TooLargeNote(size) + "]" }
 			switch out.File {
 			case "decisions":
-				out.Text, ok = agentctx.Decisions(t, id)
+				out.Text, ok = agentctx.DecisionsWithin(t, id, limit, note)
 			case "full":
-				out.Text, ok = agentctx.Full(t, id)
+				out.Text, ok = agentctx.FullWithin(t, id, limit, note)
 			default:
-				out.Text, ok = agentctx.ReadNow(t, id)
+				var size int64
+				if out.Text, size, ok = agentctx.ReadNowWithin(t, id, limit); size > 0 {
+					return "", contextReadOut{}, tooLarge("context/now.md", size, limit)
+				}
 			}
 			out.Absent = !ok
 			if out.Absent {
@@ -88,6 +95,9 @@ func (s *server) addContextTools() {
 			id, err := s.hosted(in.Identity, layout.Strict)
 			if err != nil {
 				return "", contextWriteOut{}, err
+			}
+			if n := int64(len(in.Body)); n > s.cfg.MaxMessageBytes {
+				return "", contextWriteOut{}, tooLarge("body", n, s.cfg.MaxMessageBytes)
 			}
 			t, err := s.tree()
 			if err != nil {
@@ -116,6 +126,9 @@ func (s *server) addContextTools() {
 			if _, _, err := agentctx.CheckDecision(in.Decision, in.Why); err != nil {
 				return "", contextAppendOut{}, err
 			}
+			if n := int64(len(in.Decision) + len(in.Why)); n > s.cfg.MaxMessageBytes {
+				return "", contextAppendOut{}, tooLarge("decision", n, s.cfg.MaxMessageBytes)
+			}
 			t, err := s.tree()
 			if err != nil {
 				return "", contextAppendOut{}, err
@@ -138,4 +151,12 @@ func (s *server) addContextTools() {
 			}, nil
 		},
 	})
+}
+
+// tooLarge is the error for what (a file or an argument) of size bytes
+// over the maximum message size limit.
+func tooLarge(what string, size, limit int64) error {
+	return sterr.New(sterr.MessageTooLarge,
+		fmt.Sprintf("%s too large: %d bytes, more than the maximum of %d bytes (set ST_MAX_MESSAGE_BYTES to change it)", what, size, limit),
+		map[string]any{"size": size, "limit": limit})
 }

@@ -133,7 +133,7 @@ func (s *server) addMessageTools() {
 				return "", located{}, sterr.NotFound(id, in.Filename)
 			}
 			defer t.Close()
-			where, data, err := inbox.Read(t, id, in.Filename, in.FromArchive != nil && *in.FromArchive)
+			where, data, err := inbox.ReadWithin(t, id, in.Filename, in.FromArchive != nil && *in.FromArchive, s.cfg.MaxMessageBytes)
 			if err != nil {
 				return "", located{}, err
 			}
@@ -201,7 +201,7 @@ func (s *server) addMessageTools() {
 			}
 			out := threadOut{Messages: []located{}}
 			for _, l := range lines {
-				data, _, err := t.ReadRegular(l.Where.Path())
+				data, err := inbox.ReadFile(t, l.Where.Path(), s.cfg.MaxMessageBytes)
 				if err != nil {
 					return "", threadOut{}, err
 				}

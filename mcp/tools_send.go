@@ -74,6 +74,9 @@ func (s *server) send(to, from string, m message.Message) (string, error) {
 	if err := inbox.Check(m); err != nil {
 		return "", err
 	}
+	if err := inbox.CheckSize(m, s.cfg.MaxMessageBytes); err != nil {
+		return "", err
+	}
 	t, err := s.tree()
 	if err != nil {
 		return "", err

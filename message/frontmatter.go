@@ -67,8 +67,8 @@ func parseLine(line string) (key, value string, ok bool) {
 		return "", "", false
 	}
 	value = strings.TrimRight(strings.TrimLeft(rest[1:], " \t"), " \t")
-	if strings.ContainsAny(value, "\r\u2028\u2029") {
-		return "", "", false // JavaScript's "." stops at line terminators
+	if strings.ContainsRune(value, '\r') {
+		return "", "", false // a CRLF file's lines: not st's
 	}
 	return key, unwrap(value), true
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/smalltalk-go/st/agents"
 	"github.com/smalltalk-go/st/fleet"
+	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/message"
 )
@@ -115,11 +116,10 @@ func inboxSummary(t *fsutil.Tree, id string, now time.Time) Inbox {
 		return Inbox{}
 	}
 	in := Inbox{Unread: n}
-	data, _, err := t.ReadRegular(id + "/inbox/" + first)
-	if err != nil {
+	fields, ok := inbox.ReadFields(t, id+"/inbox/"+first)
+	if !ok {
 		return in
 	}
-	fields, _, _ := message.Parse(text(data))
 	o := &Oldest{Filename: first, From: fields["from"], AgeMs: max(0, now.UnixMilli()-message.Timestamp(first)), Subject: fields["subject"]}
 	if o.From == "" {
 		o.From = "unknown"
@@ -181,8 +181,7 @@ func recentActivity(t *fsutil.Tree, ids []string, scans []agents.Scan, nowMs flo
 		if c.kind == KindArchive {
 			dir = "archive"
 		}
-		if data, _, err := t.ReadRegular(c.agent + "/" + dir + "/" + c.name); err == nil {
-			fields, _, _ := message.Parse(text(data))
+		if fields, ok := inbox.ReadFields(t, c.agent+"/"+dir+"/"+c.name); ok {
 			if v, ok := fields["from"]; ok {
 				from = v
 			}
@@ -192,8 +191,6 @@ func recentActivity(t *fsutil.Tree, ids []string, scans []agents.Scan, nowMs flo
 	}
 	return out
 }
-
-func text(data []byte) string { return strings.ToValidUTF8(string(data), "\uFFFD") }
 
 // FormatAge renders a duration in ms the way the dashboard does: whole
 // seconds under a minute, then minutes, hours, days (floored).

@@ -51,7 +51,7 @@ func Effective(t *fsutil.Tree, id string, now time.Time) string {
 	if t == nil {
 		return "offline"
 	}
-	data, fi, err := t.ReadRegular(id + "/status")
+	data, fi, err := t.ReadRange(id+"/status", 0, MaxFileBytes)
 	if fi != nil && now.Sub(fi.ModTime()) > StaleAfter {
 		return "unknown"
 	}
@@ -60,6 +60,10 @@ func Effective(t *fsutil.Tree, id string, now time.Time) string {
 	}
 	return Normalize(string(data))
 }
+
+// MaxFileBytes is how much of a status file is read: its first line is
+// one word, so a big file (planted, or synced from a peer) costs no more.
+const MaxFileBytes = 4 << 10
 
 // Normalize reads a state out of status file content.
 func Normalize(content string) string {
@@ -89,7 +93,7 @@ func Set(t *fsutil.Tree, id, state string) error {
 // becomes available, a settable state is rewritten as is, anything else
 // is left alone. Errors are returned for logging; callers swallow them.
 func Refresh(t *fsutil.Tree, id string) error {
-	data, _, err := t.ReadRegular(id + "/status")
+	data, _, err := t.ReadRange(id+"/status", 0, MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return t.WriteAtomic(id+"/status", []byte("available\n"))
 	}

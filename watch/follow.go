@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/message"
@@ -122,8 +123,7 @@ func (f *Follower) line(dir, name string) Line {
 		return l
 	}
 	l.subject = true
-	if data, _, err := f.t.ReadRegular(dir + "/" + name); err == nil {
-		fields, _, _ := message.Parse(strings.ToValidUTF8(string(data), "\uFFFD"))
+	if fields, ok := inbox.ReadFields(f.t, dir+"/"+name); ok {
 		l.Subject = fields["subject"]
 	}
 	return l

@@ -336,6 +336,8 @@ func envMeaning(v string) string {
 		return "the config folder holding peers.yaml and config.yaml (default ~/.config/smalltalk)"
 	case "ST_STDIN_TIMEOUT_MS":
 		return "how long to wait for a piped body to end, in ms (default 10000)"
+	case "ST_MAX_MESSAGE_BYTES":
+		return "the biggest message accepted, in bytes (default 4194304)"
 	case "ST_HOST":
 		return "this machine's name in the fleet (default the host name)"
 	case "ST_SYNC_STALE_S":

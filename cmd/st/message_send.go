@@ -61,6 +61,9 @@ func (a *app) send(to, from string, m message.Message, quiet bool) (string, erro
 	if err := inbox.Check(m); err != nil {
 		return "", err
 	}
+	if err := inbox.CheckSize(m, a.env.MaxMessageBytes()); err != nil {
+		return "", err
+	}
 	t, err := a.writableTree()
 	if err != nil {
 		return "", err

@@ -25,6 +25,7 @@ const (
 	PeersConfigMissing          = "PEERS_CONFIG_MISSING"
 	PeersConfigInvalid          = "PEERS_CONFIG_INVALID"
 	EmptyBody                   = "EMPTY_BODY"
+	MessageTooLarge             = "MESSAGE_TOO_LARGE"
 	ArchiveConflict             = "ARCHIVE_CONFLICT"
 	ResourceNotFound            = "RESOURCE_NOT_FOUND"
 	InvalidResourceURL          = "INVALID_RESOURCE_URL"

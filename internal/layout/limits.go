@@ -1,0 +1,39 @@
+package layout
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// DefaultMaxMessageBytes is the biggest message (the whole file, header
+// and body) that send, the MCP tools and the dashboard accept, and the
+// biggest file the dashboard and the MCP read tools show; MaxMessageVar
+// changes it.
+const DefaultMaxMessageBytes = 4 << 20
+
+// MaxMessageVar names the variable that sets the maximum message size in
+// bytes.
+const MaxMessageVar = "ST_MAX_MESSAGE_BYTES"
+
+// ParseMaxMessageBytes reads MaxMessageVar's value: a positive decimal
+// integer is the limit; anything else (unset, empty, signs, spaces,
+// other bases) means DefaultMaxMessageBytes.
+func ParseMaxMessageBytes(v string) int64 {
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return DefaultMaxMessageBytes
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return DefaultMaxMessageBytes
+	}
+	return n
+}
+
+// MaxMessageBytes is the maximum message size this environment sets.
+func (e *Env) MaxMessageBytes() int64 { return ParseMaxMessageBytes(e.Get(MaxMessageVar)) }
+
+// TooLargeNote is what a page shows instead of a file of size bytes that
+// is over the maximum it reads.
+func TooLargeNote(size int64) string { return fmt.Sprintf("file too large, %d bytes", size) }

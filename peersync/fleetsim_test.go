@@ -1,0 +1,366 @@
+package peersync
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/sshtest"
+	"github.com/smalltalk-go/st/message"
+)
+
+// The fleet simulation: N hosts, each a store root reached over the
+// loopback sshd, with M agents each sending at a steady rate to agents
+// on other hosts, and a sync loop per host:
+//
+//   - hub: host 0 is the hub; every other host runs `sync --all` (push,
+//     then pull) against it each interval;
+//   - mesh: every host runs `sync push --all` to every other host.
+//
+// It reports how long a message takes to become readable on its
+// recipient's host (the ctime of its copy there, when rsync gave it its
+// final name, minus the send time in its name), rsync bytes and
+// processes per host cycle, and how long cycles take against the
+// interval. It fails on any message lost or held at two names.
+
+type simConfig struct {
+	Topology string        // "hub" or "mesh"
+	Hosts    int           // N
+	Agents   int           // M per host
+	Interval time.Duration // each host's sync interval
+	SendFor  time.Duration // how long agents send
+	PerAgent time.Duration // mean time between one agent's messages
+	Drain    time.Duration // longest wait for the last deliveries
+}
+
+type simResult struct {
+	Sent, Lost, Doubled int
+	Median, P99, Max    time.Duration
+	Cycles              int           // host sync cycles run
+	CycleMedian         time.Duration // one host's cycle, sync start to end
+	CycleMax            time.Duration
+	Overruns            int           // cycles longer than the interval
+	BytesPerCycle       float64       // rsync bytes sent + received, per host cycle
+	RsyncPerCycle       float64       // rsync runs per host cycle (each: rsync, ssh, sshd, remote rsync)
+	CPUPerCycle         time.Duration // CPU of those processes, both ends, per host cycle
+}
+
+func (r simResult) String() string {
+	return fmt.Sprintf("sent %d lost %d doubled %d; readable after median %v p99 %v max %v; %d cycles, cycle median %v max %v, %d over the interval; %.0f rsync bytes, %.1f rsync runs and %v CPU per host cycle",
+		r.Sent, r.Lost, r.Doubled, r.Median.Round(time.Millisecond), r.P99.Round(time.Millisecond), r.Max.Round(time.Millisecond),
+		r.Cycles, r.CycleMedian.Round(time.Millisecond), r.CycleMax.Round(time.Millisecond), r.Overruns, r.BytesPerCycle, r.RsyncPerCycle, r.CPUPerCycle.Round(time.Millisecond))
+}
+
+// statsCounter reads rsync --stats output as it is written.
+type statsCounter struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	bytes int64
+	runs  int64
+}
+
+func (c *statsCounter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.buf.Write(p)
+	for {
+		line, err := c.buf.ReadString('\n')
+		if err != nil {
+			c.buf.WriteString(line)
+			return len(p), nil
+		}
+		for _, prefix := range []string{"Total bytes sent: ", "Total bytes received: "} {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), prefix); ok {
+				n, _ := strconv.ParseInt(strings.ReplaceAll(v, ",", ""), 10, 64)
+				c.bytes += n
+				if strings.HasPrefix(prefix, "Total bytes received") {
+					c.runs++
+				}
+			}
+		}
+	}
+}
+
+func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
+	tb.Helper()
+	// rsync with --stats, so the sim can count bytes.
+	bin := tb.TempDir()
+	real, err := lookPath("rsync", os.Getenv("PATH"))
+	if err != nil {
+		tb.Skip("rsync not installed")
+	}
+	wrapper := "#!/bin/sh\nexec " + real + " --stats \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "rsync"), []byte(wrapper), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	stats := &statsCounter{}
+	cpu0 := childCPU(srv)
+	roots := make([]string, cfg.Hosts)
+	syncers := make([]*Syncer, cfg.Hosts)
+	for i := range roots {
+		roots[i] = filepath.Join(tb.TempDir(), "root")
+		os.MkdirAll(roots[i], 0o777)
+	}
+	agent := func(host, j int) string { return fmt.Sprintf("h%da%d", host, j) }
+	for i := range roots {
+		var peers strings.Builder
+		for j := range roots {
+			if j != i && (cfg.Topology == "mesh" || (i != 0 && j == 0)) {
+				fmt.Fprintf(&peers, "h%d: %s\n", j, srv.Spec(roots[j]))
+			}
+		}
+		cfgDir := tb.TempDir()
+		os.WriteFile(filepath.Join(cfgDir, PeersFile), []byte(peers.String()), 0o666)
+		syncers[i] = &Syncer{Root: roots[i], ConfigDir: cfgDir, PathEnv: bin, Stdout: stats, Log: io.Discard, Host: fmt.Sprintf("h%d", i)}
+		t, err := fsutil.OpenOrCreate(roots[i])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for j := range cfg.Agents {
+			t.MkdirAll(agent(i, j) + "/inbox")
+			t.MkdirAll(agent(i, j) + "/archive")
+		}
+		t.Close()
+	}
+
+	// Senders: each agent sends to a random agent on another host.
+	type sent struct {
+		to   string
+		host int
+		at   time.Time
+	}
+	var mu sync.Mutex
+	ledger := map[string]sent{} // name -> where it must arrive
+	var wg sync.WaitGroup
+	stopSend := time.Now().Add(cfg.SendFor)
+	for i := range roots {
+		for j := range cfg.Agents {
+			wg.Go(func() {
+				t, err := fsutil.Open(roots[i])
+				if err != nil {
+					tb.Error(err)
+					return
+				}
+				defer t.Close()
+				for time.Now().Before(stopSend) {
+					time.Sleep(time.Duration(rand.Int64N(int64(2 * cfg.PerAgent))))
+					h := rand.IntN(cfg.Hosts - 1)
+					if h >= i {
+						h++
+					}
+					to := agent(h, rand.IntN(cfg.Agents))
+					now := time.Now()
+					name, err := inbox.Send(t, to, message.Message{From: agent(i, j), Body: []byte("fleet\n")}, now)
+					if err != nil {
+						tb.Error(err)
+						return
+					}
+					mu.Lock()
+					ledger[name] = sent{to: to, host: h, at: now}
+					mu.Unlock()
+				}
+			})
+		}
+	}
+
+	// Sync loops.
+	var cycles []time.Duration
+	var cyclesMu sync.Mutex
+	var stopSync atomic.Bool
+	var loops sync.WaitGroup
+	for i := range roots {
+		if cfg.Topology == "hub" && i == 0 {
+			continue // the hub only serves
+		}
+		loops.Go(func() {
+			// Spread the hosts' first cycles over one interval.
+			time.Sleep(time.Duration(rand.Int64N(int64(cfg.Interval))))
+			for !stopSync.Load() {
+				start := time.Now()
+				verb := ""
+				if cfg.Topology == "mesh" {
+					verb = "push"
+				}
+				syncers[i].All(verb)
+				d := time.Since(start)
+				cyclesMu.Lock()
+				cycles = append(cycles, d)
+				cyclesMu.Unlock()
+				if d < cfg.Interval {
+					time.Sleep(cfg.Interval - d)
+				}
+			}
+		})
+	}
+	wg.Wait()
+
+	// Drain: wait until every message is readable where it is going.
+	arrived := func() (bool, map[string]time.Time) {
+		mu.Lock()
+		defer mu.Unlock()
+		when := map[string]time.Time{}
+		for name, s := range ledger {
+			var st syscall.Stat_t
+			if syscall.Stat(filepath.Join(roots[s.host], s.to, "inbox", name), &st) != nil {
+				return false, nil
+			}
+			when[name] = time.Unix(st.Ctim.Sec, st.Ctim.Nsec)
+		}
+		return true, when
+	}
+	deadline := time.Now().Add(cfg.Drain)
+	done, when := arrived()
+	for !done && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Millisecond)
+		done, when = arrived()
+	}
+	stopSync.Store(true)
+	loops.Wait()
+
+	var r simResult
+	r.Sent = len(ledger)
+	var lat []time.Duration
+	for name, s := range ledger {
+		var st syscall.Stat_t
+		if syscall.Stat(filepath.Join(roots[s.host], s.to, "inbox", name), &st) != nil {
+			r.Lost++
+			continue
+		}
+		if when == nil {
+			when = map[string]time.Time{}
+		}
+		at := time.Unix(st.Ctim.Sec, st.Ctim.Nsec)
+		if w, ok := when[name]; ok {
+			at = w
+		}
+		// Readable from the moment of its final name on that host; the
+		// name's milliseconds are the send time.
+		lat = append(lat, max(0, at.Sub(time.UnixMilli(message.Timestamp(name)))))
+	}
+	// No message at two names on any host: every canonical name held is
+	// one sent, each once per host.
+	for i, root := range roots {
+		seen := map[string]bool{}
+		for a := range cfg.Hosts {
+			for j := range cfg.Agents {
+				for _, dir := range []string{"inbox", "archive"} {
+					names, _ := os.ReadDir(filepath.Join(root, agent(a, j), dir))
+					for _, e := range names {
+						if !message.IsCanonical(e.Name()) {
+							continue
+						}
+						if _, ok := ledger[e.Name()]; !ok || seen[e.Name()] {
+							tb.Errorf("host %d: %s/%s/%s is unknown or doubled", i, agent(a, j), dir, e.Name())
+							r.Doubled++
+						}
+						seen[e.Name()] = true
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		r.Median, r.P99, r.Max = lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*99/100)], lat[len(lat)-1]
+	}
+	slices.Sort(cycles)
+	r.Cycles = len(cycles)
+	if len(cycles) > 0 {
+		r.CycleMedian, r.CycleMax = cycles[len(cycles)/2], cycles[len(cycles)-1]
+		for _, c := range cycles {
+			if c > cfg.Interval {
+				r.Overruns++
+			}
+		}
+		r.BytesPerCycle = float64(stats.bytes) / float64(len(cycles))
+		r.RsyncPerCycle = float64(stats.runs) / float64(len(cycles))
+		r.CPUPerCycle = (childCPU(srv) - cpu0) / time.Duration(len(cycles))
+	}
+	if r.Lost > 0 {
+		tb.Errorf("%d of %d messages lost", r.Lost, r.Sent)
+	}
+	return r
+}
+
+// childCPU is the CPU time of the processes sync ran that have ended:
+// this process's children (rsync, ssh) and the sshd's (its sessions and
+// the remote rsync), from /proc (clock ticks of 10 ms).
+func childCPU(srv *sshtest.Server) time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
+	own := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(srv.Pid()) + "/stat")
+	if err != nil {
+		return own
+	}
+	_, rest, _ := bytes.Cut(data, []byte(") "))
+	f := strings.Fields(string(rest))
+	if len(f) < 15 {
+		return own
+	}
+	cu, _ := strconv.ParseInt(f[13], 10, 64) // cutime (field 16)
+	cs, _ := strconv.ParseInt(f[14], 10, 64) // cstime (field 17)
+	return own + time.Duration(cu+cs)*10*time.Millisecond
+}
+
+// A small fleet in the suite: three hosts around a hub, no loss, no
+// message at two names.
+func TestFleetSimSmall(t *testing.T) {
+	srv := sshtest.ForTest(t)
+	r := runFleetSim(t, srv, simConfig{Topology: "hub", Hosts: 3, Agents: 2, Interval: time.Second,
+		SendFor: 3 * time.Second, PerAgent: time.Second, Drain: 30 * time.Second})
+	t.Log(r)
+	if r.Sent == 0 {
+		t.Fatal("nothing sent")
+	}
+}
+
+// BenchmarkFleetSim runs the simulations ST_FLEETSIM names (default
+// "hub:2,mesh:2"; scripts/fleetsim runs 2, 8 and 32 hosts), once each.
+func BenchmarkFleetSim(b *testing.B) {
+	spec := os.Getenv("ST_FLEETSIM")
+	if spec == "" {
+		spec = "hub:2,mesh:2"
+	}
+	srv := sshtest.ForTest(b)
+	interval, sendFor, drain := 5*time.Second, 30*time.Second, 5*time.Minute
+	for name, d := range map[string]*time.Duration{"ST_FLEETSIM_INTERVAL": &interval, "ST_FLEETSIM_SEND": &sendFor, "ST_FLEETSIM_DRAIN": &drain} {
+		if v, err := time.ParseDuration(os.Getenv(name)); err == nil {
+			*d = v
+		}
+	}
+	for _, one := range strings.Split(spec, ",") {
+		topo, n, _ := strings.Cut(one, ":")
+		hosts, err := strconv.Atoi(n)
+		if err != nil || hosts < 2 || topo != "hub" && topo != "mesh" {
+			b.Fatalf("bad ST_FLEETSIM entry %q (want hub:N or mesh:N)", one)
+		}
+		b.Run(fmt.Sprintf("%s/N=%d", topo, hosts), func(b *testing.B) {
+			for b.Loop() {
+				r := runFleetSim(b, srv, simConfig{Topology: topo, Hosts: hosts, Agents: 5, Interval: interval,
+					SendFor: sendFor, PerAgent: 10 * time.Second, Drain: drain})
+				b.Log(r)
+				b.ReportMetric(float64(r.Median.Milliseconds()), "median-ms")
+				b.ReportMetric(float64(r.P99.Milliseconds()), "p99-ms")
+				b.ReportMetric(r.BytesPerCycle, "rsync-bytes/cycle")
+				b.ReportMetric(r.RsyncPerCycle, "rsyncs/cycle")
+				b.ReportMetric(float64(r.CycleMedian.Milliseconds()), "cycle-ms")
+				b.ReportMetric(float64(r.CPUPerCycle.Milliseconds()), "cpu-ms/cycle")
+				b.ReportMetric(float64(r.Lost+r.Doubled), "lost+doubled")
+			}
+		})
+	}
+}
