@@ -26,8 +26,9 @@ const retryWake = "Retry the failed turn now"
 
 // debugError matches the debug log's error lines that concern a hook
 // or st's MCP server (the log has unrelated ones, e.g. a config file
-// missing in the scratch HOME).
-var debugError = regexp.MustCompile(`\[ERROR\].*((?i:hook)|MCP server "st")`)
+// missing in the scratch HOME, whose path may hold a test's name such
+// as TestToolHooks: "hook" counts only as a word).
+var debugError = regexp.MustCompile(`\[ERROR\].*(\b(?i:hooks?)\b|MCP server "st")`)
 
 // hookRefusal marks the tool result of a PreToolUse deny (a reservation,
 // a deny rule): Claude Code 2.1 gives the model "PreToolUse:<tool> hook
@@ -224,4 +225,20 @@ func mainRequests(reqs []*Request, prompt string) []*Request {
 		}
 	}
 	return out
+}
+
+// debugError catches the client's error lines about hooks and st's MCP
+// server, not unrelated ones whose paths hold a test's name. No node
+// needed.
+func TestDebugErrorLines(t *testing.T) {
+	for line, want := range map[string]bool{
+		`2026-12-02T02:38:16.004Z [ERROR] Failed to save config with lock: Error: ENOENT: no such file or directory, lstat '/tmp/TestToolHooks3872320729/001/home/.claude/.claude.json'`: false,
+		`2026-12-02T01:34:48.251Z [ERROR] "Hook SessionStart:startup (SessionStart) error: status code 2`:                                                                                true,
+		`[ERROR] MCP server "st" Server stderr: [smalltalk] no ST_AGENT set`:                                                                                                             true,
+		`[ERROR] stop hook failed`: true,
+	} {
+		if debugError.MatchString(line) != want {
+			t.Errorf("%q: %v", line, !want)
+		}
+	}
 }
