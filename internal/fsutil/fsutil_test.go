@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -420,5 +421,48 @@ func TestSub(t *testing.T) {
 	}
 	if _, err := tr.Sub("bob/missing"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Sub of a missing folder: %v", err)
+	}
+}
+
+// A delivery temp whose writer was killed goes at the next delivery once
+// OrphanTempAge old; one whose writer still runs stays until
+// StaleTempAge (it used to be 36 h for both).
+func TestOrphanTemps(t *testing.T) {
+	gone := exec.Command("true") // a real process that has exited
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead, alive := gone.Process.Pid, os.Getpid()
+	tr, base := open(t)
+	tr.MkdirAll("in")
+	dir := filepath.Join(base, "in")
+	now := time.Now()
+	temp := func(tag string, pid int) string {
+		return fmt.Sprintf(".st-1714826789012-%s.md.%d.tmp", tag, pid)
+	}
+	files := []struct {
+		name string
+		age  time.Duration
+		kept bool
+	}{
+		{temp("aaaaaa", dead), 2 * OrphanTempAge, false},                // writer gone: removed
+		{temp("bbbbbb", dead), OrphanTempAge / 4, true},                 // writer gone, but too fresh
+		{temp("cccccc", alive), 2 * OrphanTempAge, true},                // writer alive: kept
+		{temp("dddddd", alive), StaleTempAge + time.Minute, false},      // alive but stale: removed
+		{".st-1714826789012-eeeeee.md.x1.tmp", 2 * OrphanTempAge, true}, // no PID: kept
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		os.WriteFile(p, []byte("x"), 0o666)
+		os.Chtimes(p, now.Add(-f.age), now.Add(-f.age))
+	}
+	if _, err := tr.Deliver("in", []byte("m"), func() string { return "1714826789013-ffffff.md" }); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		_, err := os.Lstat(filepath.Join(dir, f.name))
+		if kept := err == nil; kept != f.kept {
+			t.Errorf("%s (%v old): kept %v, want %v", f.name, f.age, kept, f.kept)
+		}
 	}
 }

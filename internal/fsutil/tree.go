@@ -13,7 +13,8 @@
 //
 // Every temp file starts with "." and ends in ".tmp", so no reader ever
 // takes one for a message, and the next writer in a folder removes those
-// left behind by a crash once they are older than StaleTempAge.
+// left behind by a crash once they are older than StaleTempAge (sooner
+// when the writer named in the temp name is gone, OrphanTempAge).
 package fsutil
 
 import (

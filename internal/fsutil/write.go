@@ -6,15 +6,24 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/renameio/v2"
+	"golang.org/x/sys/unix"
 )
 
 // StaleTempAge is how old a temp file left by a crashed writer must be
-// before the next writer in its folder removes it (the Maildir rule).
-const StaleTempAge = 36 * time.Hour
+// before the next writer in its folder removes it. No write holds its
+// temp file for anywhere near that long.
+const StaleTempAge = time.Hour
+
+// OrphanTempAge is how old a delivery's temp file must be before the next
+// writer removes it once the process named in it is gone. The margin
+// covers a writer in another PID namespace sharing the folder, for which
+// the PID means nothing here.
+const OrphanTempAge = time.Minute
 
 // deliverTempPrefix and deliverTempSuffix frame the temp names of
 // deliveries, so they can never be taken for another tool's files.
@@ -37,7 +46,7 @@ func (t *Tree) writeAtomic(rel string, data []byte) error {
 		return err
 	}
 	defer sub.Close()
-	removeStale(sub, func(n string) bool { return isReplaceTemp(n, name) })
+	removeStale(sub, func(n string) bool { return isReplaceTemp(n, name) }, nil)
 	pf, err := renameio.NewPendingFile(name, renameio.WithRoot(sub),
 		renameio.WithPermissions(filePerm), renameio.WithExistingPermissions())
 	if err != nil {
@@ -87,7 +96,7 @@ func (t *Tree) deliver(dir string, data []byte, newName func() string) (string, 
 		return "", err
 	}
 	defer sub.Close()
-	removeStale(sub, isDeliverTemp)
+	removeStale(sub, isDeliverTemp, deliverTempPID)
 	for range deliverAttempts {
 		name := newName()
 		tmp := fmt.Sprintf("%s%s.%d%s", deliverTempPrefix, name, os.Getpid(), deliverTempSuffix)
@@ -109,6 +118,27 @@ func (t *Tree) deliver(dir string, data []byte, newName func() string) (string, 
 
 func isDeliverTemp(name string) bool {
 	return strings.HasPrefix(name, deliverTempPrefix) && strings.HasSuffix(name, deliverTempSuffix)
+}
+
+// deliverTempPID returns the writer's PID in a delivery temp name
+// (".st-<name>.<pid>.tmp"), or 0 when there is none.
+func deliverTempPID(name string) int {
+	rest := strings.TrimSuffix(name, deliverTempSuffix)
+	i := strings.LastIndexByte(rest, '.')
+	if i < 0 {
+		return 0
+	}
+	pid, err := strconv.Atoi(rest[i+1:])
+	if err != nil || pid <= 0 || strconv.Itoa(pid) != rest[i+1:] {
+		return 0
+	}
+	return pid
+}
+
+// processGone reports whether no process has pid (signal 0 says so
+// without sending anything; EPERM means it exists under another user).
+func processGone(pid int) bool {
+	return errors.Is(unix.Kill(pid, 0), unix.ESRCH)
 }
 
 // writeNew creates name exclusively and writes, syncs and closes it,
@@ -151,21 +181,32 @@ func (t *Tree) MoveNoReplace(from, to string) error {
 }
 
 // removeStale deletes the temp files in r matching isTemp that are older
-// than StaleTempAge. It is best effort: a failure only leaves the file.
-func removeStale(r *os.Root, isTemp func(string) bool) {
+// than StaleTempAge, or, when pidOf names their writer, older than
+// OrphanTempAge with that writer gone. It is best effort: a failure only
+// leaves the file.
+func removeStale(r *os.Root, isTemp func(string) bool, pidOf func(string) int) {
 	d, err := openDir(r, ".")
 	if err != nil {
 		return
 	}
 	names, _ := d.Readdirnames(-1)
 	d.Close()
-	cutoff := time.Now().Add(-StaleTempAge)
+	now := time.Now()
+	stale, orphan := now.Add(-StaleTempAge), now.Add(-OrphanTempAge)
 	for _, n := range names {
 		if n[0] != '.' || !isTemp(n) {
 			continue
 		}
-		if fi, err := r.Lstat(n); err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(cutoff) {
+		fi, err := r.Lstat(n)
+		if err != nil || !fi.Mode().IsRegular() || !fi.ModTime().Before(orphan) {
+			continue
+		}
+		if fi.ModTime().Before(stale) {
 			r.Remove(n)
+		} else if pidOf != nil {
+			if pid := pidOf(n); pid > 0 && processGone(pid) {
+				r.Remove(n)
+			}
 		}
 	}
 }
