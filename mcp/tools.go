@@ -312,7 +312,7 @@ func str(p *string) string {
 	return *p
 }
 
-// addTools registers the 13 tools, the 3 reservation tools and search,
+// addTools registers the 13 tools, the 3 reservation tools, search and ack,
 // and
 // st_msg_reply in channel mode.
 func (s *server) addTools() {
@@ -323,6 +323,7 @@ func (s *server) addTools() {
 	s.addContextTools()
 	s.addReserveTools()
 	s.addSearch()
+	s.addAck()
 	if s.cfg.Channel {
 		s.addReply()
 	}

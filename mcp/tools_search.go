@@ -62,3 +62,37 @@ func (s *server) addSearch() {
 		},
 	})
 }
+
+type msgAckIn struct {
+	Filename string `json:"filename" jsonschema:"The message to acknowledge (LAYOUT-004 grammar), in your inbox or archive. Required."`
+}
+
+type msgAckOut struct {
+	Filename string `json:"filename"`
+	Identity string `json:"identity"`
+	Already  bool   `json:"already" jsonschema:"True when it was acknowledged before; nothing changed."`
+}
+
+func (s *server) addAck() {
+	add(s, tool[msgAckIn, msgAckOut]{
+		name:        "st_msg_ack",
+		title:       "Acknowledge a smalltalk message",
+		description: "Equivalent to `st message ack`. Acknowledge a message sent with ack required (its header has `ack: required`): st records it in your acks/ folder, where the sender sees it. Acknowledging twice changes nothing.",
+		effect:      effect{idempotent: true},
+		run: func(in msgAckIn) (string, msgAckOut, error) {
+			if err := layout.EnsureAgent(s.cfg.Root, s.cfg.Agent); err != nil {
+				return "", msgAckOut{}, err
+			}
+			t, err := s.tree()
+			if err != nil {
+				return "", msgAckOut{}, err
+			}
+			defer t.Close()
+			already, err := inbox.Ack(t, s.cfg.Agent, in.Filename, s.cfg.Now())
+			if err != nil {
+				return "", msgAckOut{}, err
+			}
+			return "acknowledged " + in.Filename, msgAckOut{Filename: in.Filename, Identity: s.cfg.Agent, Already: already}, nil
+		},
+	})
+}

@@ -10,11 +10,21 @@ type Message struct {
 	InReplyTo string
 	Tags      []string
 	Priority  string
-	Body      []byte
+	// AckRequired asks the recipient to acknowledge the message
+	// (`st message ack`); it is the header line "ack: required".
+	AckRequired bool
+	Body        []byte
 }
 
+// AckField and AckRequired are the header line of a message that asks
+// for an acknowledgement.
+const (
+	AckField    = "ack"
+	AckRequired = "required"
+)
+
 // Bytes returns the exact file content: frontmatter in the order from,
-// subject, in-reply-to, tags, priority (empty ones omitted), the body
+// subject, in-reply-to, tags, priority, ack (empty ones omitted), the body
 // verbatim, and a final newline only when the body lacks one.
 func (m Message) Bytes() []byte {
 	pairs := []Pair{{"from", m.From}}
@@ -29,6 +39,9 @@ func (m Message) Bytes() []byte {
 	}
 	if m.Priority != "" {
 		pairs = append(pairs, Pair{"priority", m.Priority})
+	}
+	if m.AckRequired {
+		pairs = append(pairs, Pair{AckField, AckRequired})
 	}
 	out := Format(pairs, m.Body)
 	if len(m.Body) == 0 || m.Body[len(m.Body)-1] != '\n' {

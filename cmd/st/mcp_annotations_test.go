@@ -16,14 +16,14 @@ func TestMCPToolAnnotations(t *testing.T) {
 	// The writing tools that may remove or overwrite, and those a repeat
 	// leaves unchanged.
 	destructive := []string{"st_context_write", "st_release", "st_resource_remove"}
-	idempotent := []string{"st_context_write", "st_msg_archive", "st_release", "st_resource_remove"}
+	idempotent := []string{"st_context_write", "st_msg_ack", "st_msg_archive", "st_release", "st_resource_remove"}
 	p := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"), "--channel")
 	res, err := p.cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Tools) != 18 {
-		t.Fatalf("%d tools, want 18", len(res.Tools))
+	if len(res.Tools) != 19 {
+		t.Fatalf("%d tools, want 19", len(res.Tools))
 	}
 	var readOnly []string
 	for _, tl := range res.Tools {

@@ -89,8 +89,8 @@ func mcpPipeProblem(out string) string {
 		if i == 0 && !strings.Contains(line, `"capabilities":{"tools":{"listChanged":true}}`) {
 			return "initialize does not answer the Node server's capabilities"
 		}
-		if i == 1 && len(reply.Result.Tools) != 17 {
-			return "tools/list did not list the 17 tools (upstream's 13, the 3 reservation tools, search)"
+		if i == 1 && len(reply.Result.Tools) != 18 {
+			return "tools/list did not list the 18 tools (upstream's 13, the 3 reservation tools, search, ack)"
 		}
 	}
 	return ""

@@ -63,3 +63,24 @@ func TestMCPMessageSearch(t *testing.T) {
 		t.Errorf("empty query: %q", txt)
 	}
 }
+
+// st_msg_ack records the acknowledgement `st message ls --unacked` reads
+// (issue 19).
+func TestMCPMessageAck(t *testing.T) {
+	root := t.TempDir()
+	alice := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"))
+	if err := os.WriteFile(filepath.Join(root, "alice", "inbox", "1700000000000-aaaaaa.md"), []byte("---\nfrom: bob\nack: required\n---\nplease ack\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{`"already":false`, `"already":true`} {
+		if _, out := alice.ok("st_msg_ack", map[string]any{"filename": "1700000000000-aaaaaa.md"}); !strings.Contains(out, want) {
+			t.Errorf("ack #%d = %s, want %s", i+1, out, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "alice", "acks", "1700000000000-aaaaaa.md")); err != nil {
+		t.Errorf("no ack record: %v", err)
+	}
+	if txt, _ := alice.fails("st_msg_ack", map[string]any{"filename": "1700000000001-zzzzzz.md"}); !strings.HasPrefix(txt, "MESSAGE_NOT_FOUND: ") {
+		t.Errorf("ack of a missing message = %q", txt)
+	}
+}

@@ -13,10 +13,10 @@ import (
 )
 
 // §8 case 55: exactly the 13 tools, 14 with --channel; plus issue 19's
-// three reservation tools and search.
+// three reservation tools, search and ack.
 func TestMCPToolList(t *testing.T) {
 	root := t.TempDir()
-	plain := []string{"st_agents", "st_context_append", "st_context_read", "st_context_write", "st_msg_archive", "st_msg_ls",
+	plain := []string{"st_agents", "st_context_append", "st_context_read", "st_context_write", "st_msg_ack", "st_msg_archive", "st_msg_ls",
 		"st_msg_read", "st_msg_search", "st_msg_send", "st_msg_thread", "st_release", "st_reservations", "st_reserve",
 		"st_resource_add", "st_resource_ls", "st_resource_read", "st_resource_remove"}
 	p := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"))

@@ -11,6 +11,7 @@ type messageCmd struct {
 	Archive messageArchiveCmd `cmd:"" reads:"ST_ROOT ST_AGENT" help:"move a handled message from the inbox to the archive"`
 	Thread  messageThreadCmd  `cmd:"" reads:"ST_ROOT ST_AGENT" help:"print the conversation a message belongs to"`
 	Search  messageSearchCmd  `cmd:"" reads:"ST_ROOT ST_AGENT" help:"find messages by their text, newest first"`
+	Ack     messageAckCmd     `cmd:"" reads:"ST_ROOT ST_AGENT" help:"acknowledge a message that asks for it"`
 }
 
 func init() {

@@ -19,6 +19,7 @@ type messageLsCmd struct {
 	Since   *string `placeholder:"UNIX_MS" digits:"--since must be a unix-ms integer" missing:"--since must be a unix-ms integer" help:"only messages sent at or after this time, in unix milliseconds"`
 	From    *string `placeholder:"ID" predict:"@agent" help:"only messages from this sender (outside: files not written by st)"`
 	Orphans bool    `help:"list attachments whose message is not in the folder"`
+	Unacked bool    `help:"list the messages, inbox and archive, that ask for an acknowledgement not given yet (st message ack)"`
 	Agent   string  `arg:"" optional:"" form:"[<identity>]" predict:"@agent" agent:"" help:"whose folder to list (default: $ST_AGENT)"`
 }
 
@@ -45,6 +46,21 @@ func (c *messageLsCmd) Run(a *app) error {
 	}
 	if c.Orphans {
 		return c.printOrphans(a, t, id, folder, since)
+	}
+	if c.Unacked {
+		var names []string
+		if t != nil {
+			names = inbox.Unacked(t, id)
+		}
+		if c.JSON {
+			return a.printJSON(append([]string{}, names...))
+		}
+		if c.Count {
+			_, err := fmt.Fprintln(a.stdout, len(names))
+			return err
+		}
+		fmt.Fprintf(a.stderr, "# %d %s awaiting acknowledgement\n", len(names), pluralWord(len(names), "message", "messages"))
+		return a.printLines(names)
 	}
 	f := inbox.Filter{Since: since}
 	if c.From != nil {

@@ -18,6 +18,7 @@ type messageSendCmd struct {
 	Tags      string  `placeholder:"T,T" help:"comma-separated tags (default: none)"`
 	Priority  string  `predict:"low,normal,high" help:"the priority (default: none, read as normal)"`
 	Quiet     bool    `short:"q" help:"do not warn when the recipient has no folder yet"`
+	AckReq    bool    `name:"ack-required" help:"ask the recipient to acknowledge it (st message ack); until then it shows in their st message ls --unacked"`
 	To        *string `arg:"" optional:"" form:"<to>" predict:"@agent" help:"the recipient agent; a name without a folder is created"`
 }
 
@@ -29,7 +30,7 @@ func (c *messageSendCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	m := message.Message{Subject: c.Subject, InReplyTo: c.InReplyTo, Tags: message.SplitTags(c.Tags), Priority: c.Priority, Body: body}
+	m := message.Message{Subject: c.Subject, InReplyTo: c.InReplyTo, Tags: message.SplitTags(c.Tags), Priority: c.Priority, AckRequired: c.AckReq, Body: body}
 	name, err := a.send(*c.To, c.From, m, c.Quiet)
 	if err != nil {
 		if name != "" { // linked, but the folder fsync failed

@@ -1,0 +1,81 @@
+package inbox
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/message"
+)
+
+// Acks is the folder of an agent's acknowledgements: one file per
+// acknowledged message, named like it, holding when. The acknowledging
+// agent writes it (in its own folder) and never rewrites it, so it
+// travels with st sync like a message.
+const Acks = "acks"
+
+// Ack records that id acknowledged its message name (in its inbox or
+// archive). Acknowledging again changes nothing; already says so.
+func Ack(t *fsutil.Tree, id, name string, now time.Time) (already bool, err error) {
+	if _, err := Locate(t, id, name, false); err != nil {
+		return false, err
+	}
+	if Acked(t, id, name) {
+		return true, nil
+	}
+	if err := t.MkdirAll(id + "/" + Acks); err != nil {
+		return false, err
+	}
+	data := fmt.Appendf(nil, "acked: %s\n", now.UTC().Format(time.RFC3339Nano))
+	_, err = t.Deliver(id+"/"+Acks, data, func() string { return name })
+	if errors.Is(err, fsutil.ErrCollisions) {
+		return true, nil // a racing ack won
+	}
+	return false, err
+}
+
+// Acked reports whether id acknowledged name.
+func Acked(t *fsutil.Tree, id, name string) bool {
+	_, err := t.Lstat(id + "/" + Acks + "/" + name)
+	return err == nil
+}
+
+// Unacked returns the canonical messages in id's inbox and archive that
+// ask for an acknowledgement id has not given, oldest first.
+func Unacked(t *fsutil.Tree, id string) []string {
+	acked := map[string]bool{}
+	if names, err := t.ReadDirNames(id + "/" + Acks); err == nil {
+		for _, n := range names {
+			acked[n] = true
+		}
+	}
+	var out []string
+	for _, folder := range []string{Inbox, Archive} {
+		dir := id + "/" + folder
+		names, err := t.ReadDirNames(dir)
+		if err != nil {
+			continue
+		}
+		var cands []string
+		for _, n := range names {
+			if message.IsCanonical(n) && !acked[n] && !slices.Contains(out, n) {
+				cands = append(cands, n)
+			}
+		}
+		need := make([]bool, len(cands))
+		forCanonical(t, dir, cands, func(i int, text string) {
+			fields, _, _ := message.Parse(text)
+			need[i] = strings.TrimSpace(fields[message.AckField]) == message.AckRequired
+		})
+		for i, n := range cands {
+			if need[i] {
+				out = append(out, n)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
