@@ -2,7 +2,9 @@ package hooks
 
 import (
 	"context"
+	"encoding/json"
 
+	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/status"
 )
@@ -40,10 +42,15 @@ func NoteFailureStatus(ctx context.Context, t *fsutil.Tree, agent, session, befo
 }
 
 // RestoreStatus ends a session's failure: the agent's status goes back
-// to what it was before, if it still is what the failure set. It costs
-// one read of the state when there was no failure.
+// to what it was before, if it still is what the failure set. Without a
+// failure it costs one read of the state, no lock.
 func RestoreStatus(ctx context.Context, t *fsutil.Tree, agent, session string) {
 	if session == "" {
+		return
+	}
+	var peek State
+	data, _, err := t.ReadRegular(events.StatePath(agent, session, "state"))
+	if err != nil || json.Unmarshal(data, &peek) != nil || peek.StatusBefore == "" {
 		return
 	}
 	UpdateState(ctx, t, agent, session, func(s *State) bool {
