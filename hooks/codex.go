@@ -32,6 +32,7 @@ func runCodexSessionStart(opt Options) Result {
 	nowMS := opt.Now().UnixMilli()
 	items, err := codexList(opt, -1)
 	if err != nil {
+		noteWriteFailure(opt, filepath.Join(opt.Root, opt.Agent), err)
 		return systemMessage("st message ls --json failed: " + strings.TrimSuffix(errLine(err), "\n"))
 	}
 	text, shown := "", 0
@@ -104,10 +105,12 @@ func runCodexStop(opt Options) Result {
 	dir := filepath.Join(opt.StateDir, cursorDir)
 	t, err := fsutil.OpenOrCreate(dir)
 	if err != nil {
+		noteWriteFailure(opt, dir, err)
 		return systemMessage("could not create state dir: " + dir)
 	}
 	defer t.Close()
 	if err := layout.EnsureAgent(opt.Root, opt.Agent); err != nil {
+		noteWriteFailure(opt, filepath.Join(opt.Root, opt.Agent), err)
 		return systemMessage("st message ls --json failed: " + strings.TrimSuffix(errLine(err), "\n"))
 	}
 	c := openCursor(t, opt)

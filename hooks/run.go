@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -46,6 +47,10 @@ type Options struct {
 	ContextBudget      string // ST_HOOK_CONTEXT_BUDGET (context_budget.go)
 	Knobs              Knobs
 	Spool              SpoolEnv // stored with a captured prompt (Serve adds the host)
+
+	// ProblemNotes are the folders where a hook that cannot write to the
+	// store leaves a note for the person's next command (store_problem.go).
+	ProblemNotes []string
 
 	// Config is config.yaml, which Serve loads for the hooks that read it.
 	Config Config
@@ -452,7 +457,9 @@ func Append(ctx context.Context, t *fsutil.Tree, opt Options, ev *events.Event) 
 	if !opt.Start.IsZero() {
 		ev.HookUS = time.Since(opt.Start).Microseconds()
 	}
-	events.Append(ctx, t, opt.Agent, ev)
+	if err := events.Append(ctx, t, opt.Agent, ev); err != nil {
+		noteWriteFailure(opt, filepath.Join(opt.Root, opt.Agent), err)
+	}
 }
 
 // record appends the plain event line of a hook that is not onStore,
@@ -481,6 +488,7 @@ func Record(event string, payload []byte, session string, opt Options) {
 	NoteContext(ev, &p)
 	t, err := fsutil.Open(opt.Root)
 	if err != nil {
+		noteWriteFailure(opt, opt.Root, err) // ST_ROOT a file: ENOTDIR
 		return
 	}
 	defer t.Close()

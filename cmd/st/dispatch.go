@@ -47,6 +47,9 @@ func (a *app) dispatch() error {
 	if handled, err := a.fastHook(args); handled {
 		return err
 	}
+	if args[0] != "mcp" && args[0] != "hook" {
+		a.storeProblem() // a person's command: say if a hook could not write
+	}
 	grammar, ok := pathGrammar(args)
 	if !ok {
 		return a.unknownVerb(args[0], args[1:])

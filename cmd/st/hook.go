@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -127,6 +128,7 @@ func (a *app) resolveHook(opt *hooks.Options) {
 	if opt.StateDir == "" {
 		opt.StateDir = filepath.Join(a.env.Home(), ".local", "state")
 	}
+	opt.ProblemNotes = a.problemNoteDirs(opt.StateDir)
 	opt.Knobs = hooks.KnobsFrom(a.env.Get)
 	opt.Spool = hooks.SpoolEnv{TmuxPane: a.env.Get("TMUX_PANE"), Entrypoint: a.env.Get("CLAUDE_CODE_ENTRYPOINT")}
 	opt.Notices = notices.Bytes()
@@ -163,5 +165,27 @@ func (hookCmd) examples() []example {
 	return []example{
 		{"wire the hooks rather than calling them", "st hooks install --all"},
 		{"run one by hand with a small payload", `echo '{"session_id":"test"}' | ST_AGENT=alice st hook session-start`},
+	}
+}
+
+// problemNoteDirs are where a hook that cannot write leaves its note and
+// where a person's command looks for it (hooks/store_problem.go).
+func (a *app) problemNoteDirs(stateDir string) []string {
+	tmp := a.env.Get("TMPDIR")
+	if tmp == "" {
+		tmp = "/tmp"
+	}
+	return hooks.ProblemNoteDirs(stateDir, tmp, strconv.Itoa(os.Getuid()))
+}
+
+// storeProblem prints, once, the note a hook left because it could not
+// write to the store. It costs the command one stat per folder.
+func (a *app) storeProblem() {
+	state := a.env.Get("XDG_STATE_HOME")
+	if state == "" {
+		state = filepath.Join(a.env.Home(), ".local", "state")
+	}
+	if w := hooks.StoreProblem(a.problemNoteDirs(state)); w != "" {
+		fmt.Fprintf(a.stderr, "%s: %s\n", a.name, w)
 	}
 }

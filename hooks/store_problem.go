@@ -1,0 +1,94 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+)
+
+// A hook that cannot write to the store still fails open: it exits 0
+// and the session goes on, so nobody sees that st recorded nothing. It
+// leaves a note instead, in the first of Options.ProblemNotes it can
+// write (the state folder, then a temp folder: the store itself is what
+// failed), and the next st command a person runs prints it once
+// (StoreProblem) and removes it. Writing the note costs nothing on the
+// normal path; reading it costs the person's command one stat.
+
+// ProblemNoteName is the note's file name in each of its folders.
+const ProblemNoteName = "st-hook-write-failed"
+
+// noteWriteFailure leaves the note when err says the store (or the state
+// folder) cannot be written; other errors (a lock that timed out, a
+// missing agent) are not the person's problem.
+func noteWriteFailure(opt Options, where string, err error) {
+	if !cannotWrite(err) || len(opt.ProblemNotes) == 0 {
+		return
+	}
+	msg := fmt.Sprintf("%s %s could not write to %s (%v)\n",
+		opt.now().UTC().Format(time.RFC3339), opt.Agent, where, bareError(err))
+	for _, dir := range opt.ProblemNotes {
+		t, err := fsutil.OpenOrCreate(dir)
+		if err != nil {
+			continue
+		}
+		err = t.WriteAtomic(ProblemNoteName, []byte(msg))
+		t.Close()
+		if err == nil {
+			return
+		}
+	}
+}
+
+// cannotWrite reports whether err is the filesystem refusing a write.
+func cannotWrite(err error) bool {
+	for _, e := range []error{syscall.EROFS, syscall.EACCES, syscall.EPERM, syscall.ENOSPC, syscall.EDQUOT, syscall.ENOTDIR} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func bareError(err error) error {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno
+	}
+	return err
+}
+
+// StoreProblem returns the note a hook left in one of dirs, removing it,
+// as the warning a person's command prints; "" when there is none.
+func StoreProblem(dirs []string) string {
+	for _, dir := range dirs {
+		if _, err := os.Lstat(filepath.Join(dir, ProblemNoteName)); err != nil {
+			continue // the common case: one failed stat per folder
+		}
+		t, err := fsutil.Open(dir)
+		if err != nil {
+			continue
+		}
+		data, _, err := t.ReadRegular(ProblemNoteName)
+		if err == nil {
+			t.Remove(ProblemNoteName)
+		}
+		t.Close()
+		if err == nil {
+			return "warning: the store is not writable: at " + strings.TrimSpace(string(data)) +
+				", so st's hooks recorded nothing; run `st hooks doctor` for what to do"
+		}
+	}
+	return ""
+}
+
+// ProblemNoteDirs are the folders of the note: the state folder's st/,
+// then one in tmp named for the user (uid), as tmp is shared.
+func ProblemNoteDirs(stateDir, tmp, uid string) []string {
+	return []string{filepath.Join(stateDir, "st"), filepath.Join(tmp, "st-"+uid)}
+}

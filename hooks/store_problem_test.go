@@ -1,0 +1,45 @@
+package hooks
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func TestStoreProblemNote(t *testing.T) {
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "file")
+	os.WriteFile(file, nil, 0o644)
+	good := filepath.Join(tmp, "good")
+	opt := testOptions(t)
+	opt.ProblemNotes = []string{filepath.Join(file, "st"), good} // the first cannot be created
+	dirs := opt.ProblemNotes
+	for _, tc := range []struct {
+		name string
+		err  error
+		note bool
+	}{
+		{"read-only", &fs.PathError{Op: "open", Path: "/r/alice/events", Err: syscall.EROFS}, true},
+		{"full", &fs.PathError{Op: "write", Path: "/r/alice/events", Err: syscall.ENOSPC}, true},
+		{"not ours", &fs.PathError{Op: "open", Path: "/r", Err: syscall.EACCES}, true},
+		{"root a file", &fs.PathError{Op: "openat", Path: "/r", Err: syscall.ENOTDIR}, true},
+		{"lock timeout", context.DeadlineExceeded, false},
+		{"no agent folder", fs.ErrNotExist, false},
+	} {
+		noteWriteFailure(opt, "/r/alice", tc.err)
+		got := StoreProblem(dirs)
+		if tc.note != (got != "") {
+			t.Errorf("%s: note %q, want one: %v", tc.name, got, tc.note)
+		}
+		if tc.note && (!strings.Contains(got, "alice could not write to /r/alice (") || !strings.Contains(got, "st hooks doctor")) {
+			t.Errorf("%s: note %q", tc.name, got)
+		}
+		if again := StoreProblem(dirs); again != "" {
+			t.Errorf("%s: the note was shown twice", tc.name)
+		}
+	}
+}
