@@ -267,7 +267,11 @@ func BenchmarkBrowserSoak(b *testing.B) {
 	}
 	defer tr.Close()
 	for b.Loop() {
-		ctx := tab(b, browserCtx)
+		// A tab of its own: tab's 90-second limit is for tests.
+		ctx, cancel := context.WithTimeout(browserCtx, soak+5*time.Minute)
+		ctx, cancelTab := chromedp.NewContext(ctx)
+		defer cancel()
+		defer cancelTab()
 		do_(b, ctx, chromedp.Navigate(url+"/"))
 		waitLive(b, ctx)
 		tti := eval[float64](b, ctx, `performance.getEntriesByType('navigation')[0].domInteractive`)
