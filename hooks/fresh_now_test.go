@@ -78,3 +78,24 @@ func TestFreshNowBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestPreCompactBigNow: pre-compact leaves a now.md too big to rewrite
+// alone (reading none of it) and says so in its log.
+func TestPreCompactBigNow(t *testing.T) {
+	opt := testOptions(t)
+	opt.Now = time.Now
+	p := filepath.Join(opt.Root, "alice", "context", "now.md")
+	writeFile(t, p, "state\n")
+	os.Truncate(p, 1<<30)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(p, old, old)
+	os.MkdirAll(filepath.Join(opt.Root, "alice", "inbox"), 0o777)
+	runPreCompact(opt)
+	if fi, err := os.Stat(p); err != nil || fi.Size() != 1<<30 || !fi.ModTime().Equal(old) {
+		t.Errorf("now.md changed: %v %v", fi, err)
+	}
+	log, _ := os.ReadFile(filepath.Join(opt.Root, "alice", "context", ".flush-errors.log"))
+	if !strings.Contains(string(log), "1073741824 bytes") || !strings.Contains(string(log), "not flushed") {
+		t.Errorf("log: %q", log)
+	}
+}

@@ -120,11 +120,16 @@ func planFlush(t *fsutil.Tree, opt Options, now time.Time) func() error {
 	// now.md is read through the confined tree: a symlink, FIFO or
 	// folder there reads as absent and is replaced by the stub. A file
 	// too big to rewrite is left alone.
-	data, fi, statErr := t.ReadRange(rel, 0, MaxFlushBytes+1)
+	// A zero-length read checks the file and gives its size first.
+	_, fi, statErr := t.ReadRange(rel, 0, 0)
 	if statErr == nil && fi.Size() > MaxFlushBytes {
 		return func() error {
 			return fmt.Errorf("pre-compact: %s is %d bytes, more than %d; not flushed", rel, fi.Size(), MaxFlushBytes)
 		}
+	}
+	var data []byte
+	if statErr == nil {
+		data, fi, statErr = t.ReadRange(rel, 0, MaxFlushBytes)
 	}
 	if len(bytes.Trim(data, " \t\n\v\f\r")) == 0 {
 		return func() error {

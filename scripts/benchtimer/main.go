@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -32,9 +33,9 @@ func main() {
 		return
 	}
 	var base time.Duration
-	fmt.Printf("%-44s %10s %10s %8s\n", "command", "median", "p90", "ratio")
+	fmt.Printf("%-44s %10s %10s %8s %10s\n", "command", "median", "p90", "ratio", "max RSS")
 	for i, c := range flag.Args() {
-		med, p90, err := measure(strings.Fields(c), *runs)
+		med, p90, rss, err := measure(strings.Fields(c), *runs)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "benchtimer: %s: %v\n", c, err)
 			os.Exit(1)
@@ -42,9 +43,9 @@ func main() {
 		if i == 0 {
 			base = med
 		}
-		fmt.Printf("%-44s %10s %10s %7.2fx\n", c, round(med), round(p90), float64(med)/float64(base))
+		fmt.Printf("%-44s %10s %10s %7.2fx %8d KB\n", c, round(med), round(p90), float64(med)/float64(base), rss)
 		if *raw != "" {
-			if err := appendRaw(*raw, c, med); err != nil {
+			if err := appendRaw(*raw, c, med, rss); err != nil {
 				fmt.Fprintln(os.Stderr, "benchtimer:", err)
 				os.Exit(1)
 			}
@@ -52,13 +53,17 @@ func main() {
 	}
 }
 
-func measure(argv []string, runs int) (median, p90 time.Duration, err error) {
+// measure runs argv runs times and returns the median and 90th
+// percentile wall times and the median of the processes' peak resident
+// memory in KB.
+func measure(argv []string, runs int) (median, p90 time.Duration, rss int64, err error) {
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	defer devnull.Close()
 	times := make([]time.Duration, 0, runs)
+	var rsss []int64
 	for i := 0; i < runs+runs/10; i++ {
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Stdin = devnull
@@ -67,24 +72,31 @@ func measure(argv []string, runs int) (median, p90 time.Duration, err error) {
 		// does not matter here; failing to run it does.
 		var exit *exec.ExitError
 		if out, err := cmd.CombinedOutput(); err != nil && !errors.As(err, &exit) {
-			return 0, 0, fmt.Errorf("%v: %s", err, out)
+			return 0, 0, 0, fmt.Errorf("%v: %s", err, out)
 		}
 		if i >= runs/10 { // the first tenth warms caches
 			times = append(times, time.Since(start))
+			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+				rsss = append(rsss, ru.Maxrss)
+			}
 		}
 	}
 	slices.Sort(times)
-	return times[len(times)/2], times[len(times)*9/10], nil
+	slices.Sort(rsss)
+	if len(rsss) > 0 {
+		rss = rsss[len(rsss)/2]
+	}
+	return times[len(times)/2], times[len(times)*9/10], rss, nil
 }
 
-// appendRaw appends "median-ns<TAB>command" to path, for scripts/bench's
-// derived targets.
-func appendRaw(path, cmd string, med time.Duration) error {
+// appendRaw appends "median-ns<TAB>command<TAB>rss-KB" to path, for
+// scripts/bench's derived targets.
+func appendRaw(path, cmd string, med time.Duration, rss int64) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
 	if err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(f, "%d\t%s\n", med.Nanoseconds(), cmd); err != nil {
+	if _, err := fmt.Fprintf(f, "%d\t%s\t%d\n", med.Nanoseconds(), cmd, rss); err != nil {
 		f.Close()
 		return err
 	}
