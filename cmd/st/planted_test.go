@@ -65,9 +65,9 @@ var plantLayouts = map[string][]string{
 		"status", "name", "context/now.md", "context/decisions.md", "context/decisions/" + plantMsg,
 		"inbox/" + plantMsg, "archive/" + plantMsg, "resources/" + plantMsg,
 		"events/" + plantSess + ".jsonl", "events/." + plantSess + ".state.json", "events/." + plantSess + ".retry.json",
-		"context/.flush-errors.log", "context/.stop-failure-last",
+		"context/.flush-errors.log", "context/.stop-failure-last", "reservations/plant1.json",
 	},
-	"d": {"inbox", "archive", "context", "events", "resources", "spool"},
+	"d": {"inbox", "archive", "context", "events", "resources", "spool", "reservations"},
 	"c": {"context/decisions"},
 	"a": {""},
 }
@@ -161,7 +161,7 @@ func plantedStore(t *testing.T, dir string, out outsideFiles) (root string, agen
 			id := k.name + "-" + layoutName
 			agents = append(agents, id)
 			base := filepath.Join(root, id)
-			for _, d := range []string{"inbox", "archive", "context/decisions", "resources", "events", "spool"} {
+			for _, d := range []string{"inbox", "archive", "context/decisions", "resources", "events", "spool", "reservations"} {
 				os.MkdirAll(filepath.Join(base, d), 0o777)
 			}
 			real := "---\nfrom: alice\nsubject: real\n---\nhello\n"
@@ -197,6 +197,8 @@ var plantedReaders = [][]string{
 	{"events"}, {"events", "--json"}, {"events", "--session", plantSess},
 	{"watch", "--once"}, {"watch", "--once", "--with-subject"}, {"watch", "--all", "--once"},
 	{"hooks", "path"},
+	{"message", "search", "hello", "--all"}, {"message", "search", "CANARY", "--archive", "--json"},
+	{"reservations"}, {"reservations", "--json"},
 }
 
 var plantedWriters = [][]string{
