@@ -65,12 +65,14 @@ func Arrivals(ctx context.Context, t *fsutil.Tree, agent, session string, now ti
 			fresh = append(fresh, it)
 		}
 	}
-	return arrivalsText(fresh)
+	return arrivalsText(fresh, func(name string) bool { return inbox.NeedsAck(t, agent, inbox.Inbox, name) })
 }
 
 // arrivalsText is "## st inbox (<n> new since last check)" and one line
-// per message, newest last, as codex-stop words it.
-func arrivalsText(items []inbox.Item) string {
+// per message, newest last, as codex-stop words it. A message that asks
+// for an acknowledgement (needsAck) says so on its line: the agent is
+// reminded once, when the message is announced.
+func arrivalsText(items []inbox.Item, needsAck func(name string) bool) string {
 	if len(items) == 0 {
 		return ""
 	}
@@ -88,6 +90,9 @@ func arrivalsText(items []inbox.Item) string {
 		b.WriteString("- " + it.Filename + "  " + from)
 		if it.Subject != nil {
 			b.WriteString("  Subject: " + *it.Subject)
+		}
+		if needsAck(it.Filename) {
+			b.WriteString("  (asks for an acknowledgement: after reading it, `st message ack " + it.Filename + "`)")
 		}
 		b.WriteByte('\n')
 	}

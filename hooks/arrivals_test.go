@@ -106,3 +106,24 @@ func TestArrivalsTextCapsTheList(t *testing.T) {
 		t.Errorf("announcement = %q", got)
 	}
 }
+
+// A message that asks for an acknowledgement is announced with the
+// reminder, once; an acknowledged or ordinary one without (issue 19).
+func TestStopRemindsOfAcknowledgementOnce(t *testing.T) {
+	env, root := testEnv(t)
+	env.Start = t0
+	Record("session-start", nil, "s1", env)
+	plain := deliver(t, root, t0.Add(time.Second), "plain")
+	ask := fmt.Sprintf("%d-ackreq.md", t0.Add(2*time.Second).UnixMilli())
+	if err := os.WriteFile(filepath.Join(root, "alice", "inbox", ask), []byte("---\nfrom: bob\nsubject: confirm\nack: required\n---\nok?\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	got := stopAt(t, env, t0.Add(3*time.Second))
+	want := "- " + ask + "  bob  Subject: confirm  (asks for an acknowledgement: after reading it, `st message ack " + ask + "`)\n"
+	if !strings.Contains(got, want) || strings.Contains(got, plain+"  bob  Subject: plain  (asks") {
+		t.Errorf("announcement = %q, want the line %q", got, want)
+	}
+	if got := stopAt(t, env, t0.Add(4*time.Second)); got != "" {
+		t.Errorf("the reminder came again: %q", got)
+	}
+}

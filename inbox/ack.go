@@ -43,6 +43,20 @@ func Acked(t *fsutil.Tree, id, name string) bool {
 	return err == nil
 }
 
+// NeedsAck reports whether id's message name in folder asks for an
+// acknowledgement id has not given.
+func NeedsAck(t *fsutil.Tree, id, folder, name string) bool {
+	if !message.IsCanonical(name) || Acked(t, id, name) {
+		return false
+	}
+	data, _, err := t.ReadRegular(id + "/" + folder + "/" + name)
+	if err != nil {
+		return false
+	}
+	fields, _, _ := message.Parse(Text(data))
+	return strings.TrimSpace(fields[message.AckField]) == message.AckRequired
+}
+
 // Unacked returns the canonical messages in id's inbox and archive that
 // ask for an acknowledgement id has not given, oldest first.
 func Unacked(t *fsutil.Tree, id string) []string {

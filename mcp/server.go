@@ -60,7 +60,8 @@ type Config struct {
 	// wrote anything there (throwaway.go).
 	Throwaway bool
 
-	// MaxFrame bounds one line from the client; zero means MaxFrameBytes.
+	// MaxFrame bounds one line from the client; zero means
+	// MaxFrameBytes, or more when MaxMessageBytes needs it (frameLimit).
 	MaxFrame int
 
 	// Intervals; zero means the default. Tests shorten them.
@@ -77,7 +78,7 @@ func (c *Config) defaults() {
 		c.MaxMessageBytes = layout.DefaultMaxMessageBytes
 	}
 	if c.MaxFrame == 0 {
-		c.MaxFrame = MaxFrameBytes
+		c.MaxFrame = frameLimit(c.MaxMessageBytes)
 	}
 	if c.StatusEvery == 0 {
 		c.StatusEvery = StatusRefreshEvery

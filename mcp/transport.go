@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 	"syscall"
 
@@ -21,6 +22,19 @@ import (
 // answered (its id is somewhere in the part not read), so it ends the
 // server with a reason on stderr.
 const MaxFrameBytes = 16 << 20
+
+// frameLimit is the frame bound for a maximum message size: room for a
+// tool argument of that size even if JSON escapes every byte (\u0000 is
+// six bytes for one), plus the request around it. So an argument over
+// the maximum reaches its tool, which refuses it naming the limit,
+// instead of ending the server.
+func frameLimit(maxMessage int64) int {
+	const envelope = 1 << 20
+	if maxMessage <= 0 || maxMessage > (math.MaxInt-envelope)/6 {
+		return MaxFrameBytes
+	}
+	return max(MaxFrameBytes, int(6*maxMessage+envelope))
+}
 
 // lineTransport is the stdio transport: one JSON-RPC message per line.
 //

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -91,7 +93,7 @@ func TestMCPFrameTooLargeOverPipe(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "store")
 	stPath, _ := exec.LookPath("st")
 	cmd := exec.Command(stPath, "mcp", "--channel")
-	cmd.Env = mcpEnv(root, "ST_AGENT=alice")
+	cmd.Env = mcpEnv(root, "ST_AGENT=alice", "ST_MAX_MESSAGE_BYTES=1048576") // frame bound 16 MiB
 	stdin, _ := cmd.StdinPipe()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -124,5 +126,45 @@ func TestMCPFrameTooLargeOverPipe(t *testing.T) {
 	}
 	if got := mcpReadFile(t, filepath.Join(root, "alice", "status")); got != "offline\n" {
 		t.Errorf("status %q, want offline", got)
+	}
+}
+
+// With a maximum message size whose escaped form needs more than the
+// default frame bound, a tool argument over the maximum still reaches the
+// tool, which refuses it naming the limit, and the server goes on: the
+// frame bound grows with ST_MAX_MESSAGE_BYTES (a 17 MiB frame used to
+// end the server, silently).
+func TestMCPBigMaxMessageSizeReachesTheTool(t *testing.T) {
+	const limit = 3 << 20 // frame bound 19 MiB
+	root := filepath.Join(t.TempDir(), "store")
+	stPath, _ := exec.LookPath("st")
+	cmd := exec.Command(stPath, "mcp")
+	cmd.Env = mcpEnv(root, "ST_AGENT=alice", "ST_MAX_MESSAGE_BYTES="+strconv.Itoa(limit))
+	body := strings.Repeat("x", 17<<20)
+	cmd.Stdin = strings.NewReader(mcpInitLine + "\n" + mcpInitdLine + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"st_msg_send","arguments":{"to":"bob","body":"` + body + `"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}` + "\n")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("exit %v, stderr %q; want 0 and nothing", err, stderr.String())
+	}
+	var sendReply, listReply string
+	for _, l := range strings.Split(stdout.String(), "\n") {
+		switch {
+		case strings.HasPrefix(l, `{"jsonrpc":"2.0","id":2,`):
+			sendReply = l
+		case strings.HasPrefix(l, `{"jsonrpc":"2.0","id":3,`):
+			listReply = l
+		}
+	}
+	if !strings.Contains(sendReply, `"isError":true`) || !strings.Contains(sendReply, "MESSAGE_TOO_LARGE") || !strings.Contains(sendReply, "maximum of "+strconv.Itoa(limit)+" bytes") {
+		t.Errorf("send over the maximum: %.300s", sendReply)
+	}
+	if !strings.Contains(listReply, `"st_msg_send"`) {
+		t.Errorf("tools/list after it: %.200s", listReply)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(root, "bob", "inbox")); len(entries) != 0 {
+		t.Errorf("bob's inbox holds %d files", len(entries))
 	}
 }
