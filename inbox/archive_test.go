@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sync"
 	"testing"
@@ -204,21 +203,6 @@ func TestTrimUnlistableArchiveIsAnError(t *testing.T) {
 			}
 		})
 	}
-}
-
-// durationRE is the grammar of st-compat §6.7, the oracle for ParseDuration.
-var durationRE = regexp.MustCompile(`^([0-9]+)([smhdw])$`)
-
-func FuzzParseDuration(f *testing.F) {
-	for _, s := range []string{"90d", "12h", "2w", "30days", "", "-1d", "5.0d", "30D", "99999999999999999999999w"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		secs, err := ParseDuration(s)
-		if err == nil && (secs < 0 || !durationRE.MatchString(s)) {
-			t.Errorf("ParseDuration(%q) = %v, nil", s, secs)
-		}
-	})
 }
 
 // TestArchiveRaceIsIdempotent races archivers (each with its own open

@@ -4,10 +4,9 @@ import (
 	"errors"
 	"io/fs"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/smalltalk-go/st/internal/duration"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/message"
@@ -43,38 +42,6 @@ var ErrTrimCriteria = sterr.New("", "trim requires --older-than DURATION or --ke
 // ErrKeepLast is returned for a negative KeepLast.
 var ErrKeepLast = sterr.New("", "--keep-last must be a non-negative integer", nil)
 
-// durationUnit returns the seconds in a duration unit (a switch, not a
-// package-level map, which would be built at every start).
-func durationUnit(unit byte) (float64, bool) {
-	switch unit {
-	case 's':
-		return 1, true
-	case 'm':
-		return 60, true
-	case 'h':
-		return 3600, true
-	case 'd':
-		return 86400, true
-	case 'w':
-		return 604800, true
-	}
-	return 0, false
-}
-
-// ParseDuration reads ^([0-9]+)([smhdw])$ as a number of seconds, or
-// returns INVALID_DURATION.
-func ParseDuration(spec string) (float64, error) {
-	if len(spec) >= 2 {
-		digits, unit := spec[:len(spec)-1], spec[len(spec)-1]
-		if perUnit, ok := durationUnit(unit); ok && strings.Trim(digits, "0123456789") == "" {
-			n, _ := strconv.ParseFloat(digits, 64) // huge values become +Inf, as in JavaScript
-			return n * perUnit, nil
-		}
-	}
-	return 0, sterr.New(sterr.InvalidDuration,
-		"invalid duration: "+spec+" (use e.g. 90d, 12h, 2w)", map[string]any{"value": spec})
-}
-
 // Trim deletes old canonical files (and optionally their attachments)
 // from id's archive, best effort. Only the archive is touched: the inbox
 // is the agent's to-do list. A missing archive has nothing to trim, and
@@ -103,11 +70,11 @@ func Trim(t *fsutil.Tree, id string, o TrimOptions) (TrimResult, error) {
 	}
 	victim := map[string]bool{}
 	if o.OlderThan != nil {
-		secs, err := ParseDuration(*o.OlderThan)
+		age, err := duration.Parse(*o.OlderThan)
 		if err != nil {
 			return TrimResult{}, err
 		}
-		cutoff := float64(o.Now.UnixMilli()) - secs*1000
+		cutoff := float64(o.Now.UnixMilli()) - float64(age.Milliseconds())
 		for _, f := range files {
 			if float64(message.Timestamp(f)) < cutoff {
 				victim[f] = true

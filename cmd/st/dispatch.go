@@ -1,12 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/smalltalk-go/st/internal/sterr"
 )
 
 // flatVerbs are the old top-level verbs that now live under message.
@@ -125,7 +129,40 @@ func (a *app) runLeaf(parser *kong.Kong, node *kong.Node, path, args []string) e
 	if err != nil {
 		return fmt.Errorf("internal error: %w", err)
 	}
-	return realCommand(kctx.Selected().Target).(runner).Run(a)
+	cmd := realCommand(kctx.Selected().Target)
+	err = cmd.(runner).Run(a)
+	if errors.Is(err, sterr.ErrIdentityRequired) {
+		return agentRequired(a.name, commandPath(node), reflect.TypeOf(cmd).Elem())
+	}
+	return err
+}
+
+// agentRequired is the one "agent required" error, naming the ways this
+// verb takes an agent: the fields its grammar tags agent:"" (an argument
+// or a flag such as --from).
+func agentRequired(name, path string, cmd reflect.Type) error {
+	var ways []string
+	for i := range cmd.NumField() {
+		f := cmd.Field(i)
+		if _, ok := f.Tag.Lookup("agent"); !ok {
+			continue
+		}
+		if _, isArg := f.Tag.Lookup("arg"); isArg {
+			form := strings.NewReplacer("[<identity>]", "<agent>", "[", "", "]", "").Replace(f.Tag.Get("form"))
+			ways = append(ways, "name it: "+name+" "+path+" "+form)
+			continue
+		}
+		flag := f.Tag.Get("name")
+		if flag == "" {
+			flag = strings.ToLower(f.Name)
+		}
+		ways = append(ways, "pass --"+flag+" <agent>")
+	}
+	msg := "agent required — set $ST_AGENT (or the legacy $ST_IDENTITY)"
+	if len(ways) > 0 {
+		msg += " or " + strings.Join(ways, " or ")
+	}
+	return sterr.New(sterr.IdentityRequired, msg, nil)
 }
 
 // runner is every leaf command.

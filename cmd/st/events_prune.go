@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/internal/duration"
 	"github.com/smalltalk-go/st/internal/layout"
-	"github.com/smalltalk-go/st/internal/sterr"
 )
 
 type eventsPruneCmd struct {
@@ -17,9 +17,9 @@ type eventsPruneCmd struct {
 func (c *eventsPruneCmd) Run(a *app) error {
 	age := events.DefaultRetention
 	if c.OlderThan != nil {
-		d, err := events.ParseDuration(*c.OlderThan)
+		d, err := duration.Parse(*c.OlderThan)
 		if err != nil {
-			return sterr.Msg("--older-than must be a duration like 12h, 7d or 30d, got: %s", *c.OlderThan)
+			return err
 		}
 		age = d
 	}

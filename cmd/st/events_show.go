@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/internal/duration"
 	"github.com/smalltalk-go/st/internal/layout"
-	"github.com/smalltalk-go/st/internal/sterr"
 )
 
 // followPoll is the backstop interval of --follow.
@@ -34,9 +34,9 @@ func (c *eventsShowCmd) Run(a *app) error {
 		f.Session = *c.Session
 	}
 	if c.Since != nil {
-		d, err := events.ParseDuration(*c.Since)
+		d, err := duration.Parse(*c.Since)
 		if err != nil {
-			return sterr.Msg("--since must be a duration like 30m, 2h or 7d, got: %s", *c.Since)
+			return err
 		}
 		f.Since = a.now().Add(-d)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/smalltalk-go/st/internal/duration"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/reserve"
@@ -29,9 +30,12 @@ func (c *reserveCmd) Run(a *app) error {
 	}
 	ttl := time.Duration(0)
 	if c.TTL != nil {
-		d, err := time.ParseDuration(*c.TTL)
-		if err != nil || d <= 0 {
-			return sterr.New(sterr.InvalidDuration, fmt.Sprintf("invalid --ttl %q: a duration like 30m or 2h", *c.TTL), nil)
+		d, err := duration.Parse(*c.TTL)
+		if err != nil {
+			return err
+		}
+		if d <= 0 {
+			return sterr.Msg("--ttl must be longer than 0")
 		}
 		ttl = d
 	}
