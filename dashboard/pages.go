@@ -62,6 +62,7 @@ func parsePages(s *Server) *template.Template {
 		"until":    s.until,
 		"msOf":     func(t time.Time) int64 { return t.UnixMilli() },
 		"rank":     func(g string) int { return groupRank[g] },
+		"rowHTML":  s.rowHTML,
 		"hosts":    func() []hostfleet.Host { return s.fleet.Hosts() },
 		"now":      func() time.Time { return s.cfg.Now() },
 		"syncedMs": func(h hostfleet.Host) float64 { return float64(*h.SyncedAt) },
@@ -207,6 +208,37 @@ func (s *Server) serveFleet(w http.ResponseWriter, r *http.Request) {
 	v := viewOf(r.URL.Query())
 	sm := summarise(rows, v)
 	s.render(w, http.StatusOK, "fleet", fleetPage{Rows: arrange(rows, v), Version: ver, Summary: sm})
+}
+
+// rowCacheAge bounds how old a cached row's relative times ("3m ago")
+// may be; the page's script ages them in place anyway.
+const rowCacheAge = time.Minute
+
+// cachedRow is a row's rendered HTML, by the row's version.
+type cachedRow struct {
+	version uint64
+	at      time.Time
+	html    template.HTML
+}
+
+// rowHTML renders a fleet row once per version (and minute), so a page
+// of a thousand agents, or a change sent to every open page, costs a
+// copy of what was rendered rather than a thousand renders.
+func (s *Server) rowHTML(r Row) template.HTML {
+	now := s.cfg.Now()
+	s.rowsMu.Lock()
+	c, ok := s.rowCache[r.ID]
+	s.rowsMu.Unlock()
+	if ok && c.version == r.version && now.Sub(c.at) < rowCacheAge && !now.Before(c.at) {
+		return c.html
+	}
+	html := template.HTML(s.fragment("row", r)) // #nosec: rendered by html/template
+	s.rowsMu.Lock()
+	if old, ok := s.rowCache[r.ID]; !ok || old.version <= r.version {
+		s.rowCache[r.ID] = cachedRow{r.version, now, html}
+	}
+	s.rowsMu.Unlock()
+	return html
 }
 
 // fillView is a context fill as the pages show it.

@@ -74,6 +74,10 @@ type Server struct {
 	cancel context.CancelFunc
 	done   chan struct{} // the watcher has stopped
 
+	shared   shared // sections rendered once for every stream (shared.go)
+	rowsMu   sync.Mutex
+	rowCache map[string]cachedRow // rendered fleet rows (pages.go)
+
 	mu      sync.Mutex
 	touched map[string]uint64 // per agent: bumped on every rescan
 	tick    uint64
@@ -97,7 +101,7 @@ func New(cfg Config) (*Server, error) {
 	rand.Read(token)
 	s := &Server{
 		cfg: cfg, t: t, md: newMarkdown(), csrf: hex.EncodeToString(token),
-		touched: map[string]uint64{}, subs: map[chan struct{}]bool{}, done: make(chan struct{}),
+		touched: map[string]uint64{}, rowCache: map[string]cachedRow{}, subs: map[chan struct{}]bool{}, done: make(chan struct{}),
 	}
 	if cfg.Hosts != nil {
 		s.hosts = map[string]bool{}

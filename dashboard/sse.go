@@ -66,9 +66,12 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 				}
 				t = s.touch(agent)
 			}
-			view := s.agentView(agent)
-			err = sendEvent(w, "live", t, map[string]any{"state": s.fragment("state", view), "html": s.fragment("live", view)})
-			v, last = t, time.Now()
+			data, at := s.shared.get("agent/"+agent, t, func() map[string]any {
+				view := s.agentView(agent)
+				return map[string]any{"state": s.fragment("state", view), "html": s.fragment("live", view)}
+			})
+			err = sendEvent(w, "live", at, data)
+			v, last = at, time.Now()
 		}
 		if err != nil {
 			return
@@ -112,13 +115,16 @@ func (s *Server) sendFleet(w http.ResponseWriter, v uint64, view view) (uint64, 
 		}
 	}
 	for _, r := range changed {
-		if err := sendEvent(w, "row", now, map[string]any{"id": r.ID, "html": s.fragment("row", r)}); err != nil {
+		if err := sendEvent(w, "row", now, map[string]any{"id": r.ID, "html": string(s.rowHTML(r))}); err != nil {
 			return v, err
 		}
 	}
-	rows, _ := s.fleet.Rows()
-	sm := summarise(rows, view)
-	if err := sendEvent(w, "summary", now, map[string]any{"html": s.fragment("summary", sm), "alarm": sm.Alarm}); err != nil {
+	data, _ := s.shared.get("summary?"+view.href(), now, func() map[string]any {
+		rows, _ := s.fleet.Rows()
+		sm := summarise(rows, view)
+		return map[string]any{"html": s.fragment("summary", sm), "alarm": sm.Alarm}
+	})
+	if err := sendEvent(w, "summary", now, data); err != nil {
 		return v, err
 	}
 	return now, nil

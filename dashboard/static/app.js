@@ -157,7 +157,9 @@
     if (s < 86400) return Math.floor(s / 3600) + "h";
     return Math.floor(s / 86400) + "d";
   }
-  setInterval(function () {
+  // (Rows are rendered once per change, so their times start out as old
+  // as the rendering: age them at once, then every few seconds.)
+  function ageAll() {
     document.querySelectorAll("time[data-ms]").forEach(function (t) {
       t.textContent = span(Math.max(0, Date.now() - Number(t.dataset.ms)) / 1000) + " ago";
     });
@@ -165,5 +167,7 @@
       var s = (Number(t.dataset.due) - Date.now()) / 1000;
       t.textContent = s > 0 ? "in " + span(s) : "now";
     });
-  }, 5000);
+  }
+  ageAll();
+  setInterval(ageAll, 5000);
 })();
