@@ -209,6 +209,9 @@ func TestSSHFaults(t *testing.T) {
 		if t.Failed() {
 			t.Fatalf("run %d:\nA log:\n%s\nB log:\n%s", run, a.log, b.log)
 		}
+		if (run+1)%50 == 0 {
+			t.Logf("%d runs, %d failed mid-transfer, nothing torn", run+1, failed)
+		}
 	}
 	halt()
 	t.Logf("%d of %d runs failed mid-transfer", failed, faultRuns())

@@ -19,11 +19,11 @@ var (
 	errNoBodyTimeout  = sterr.New("", "no message body — timed out reading stdin (it was connected but sent no data and never closed). Pass `-m <body>`, or pipe a body that reaches EOF. Tune the window with $ST_STDIN_TIMEOUT_MS.", nil)
 )
 
-// readBody returns -m's value when given; otherwise all of stdin, bounded
+// readBody returns -m's value when given (other than "-"); otherwise all of stdin, bounded
 // by $ST_STDIN_TIMEOUT_MS for the whole read. A terminal stdin is refused
 // rather than waited on.
 func (a *app) readBody(flag *string) ([]byte, error) {
-	if flag != nil {
+	if flag != nil && *flag != "-" {
 		return []byte(*flag), nil
 	}
 	if isTerminal(a.stdin) {

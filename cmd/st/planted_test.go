@@ -65,9 +65,9 @@ var plantLayouts = map[string][]string{
 		"status", "name", "context/now.md", "context/decisions.md", "context/decisions/" + plantMsg,
 		"inbox/" + plantMsg, "archive/" + plantMsg, "resources/" + plantMsg,
 		"events/" + plantSess + ".jsonl", "events/." + plantSess + ".state.json", "events/." + plantSess + ".retry.json",
-		"context/.flush-errors.log", "context/.stop-failure-last",
+		"context/.flush-errors.log", "context/.stop-failure-last", "reservations/plant1.json",
 	},
-	"d": {"inbox", "archive", "context", "events", "resources", "spool"},
+	"d": {"inbox", "archive", "context", "events", "resources", "spool", "reservations"},
 	"c": {"context/decisions"},
 	"a": {""},
 }
@@ -161,7 +161,7 @@ func plantedStore(t *testing.T, dir string, out outsideFiles) (root string, agen
 			id := k.name + "-" + layoutName
 			agents = append(agents, id)
 			base := filepath.Join(root, id)
-			for _, d := range []string{"inbox", "archive", "context/decisions", "resources", "events", "spool"} {
+			for _, d := range []string{"inbox", "archive", "context/decisions", "resources", "events", "spool", "reservations"} {
 				os.MkdirAll(filepath.Join(base, d), 0o777)
 			}
 			real := "---\nfrom: alice\nsubject: real\n---\nhello\n"
@@ -197,6 +197,8 @@ var plantedReaders = [][]string{
 	{"events"}, {"events", "--json"}, {"events", "--session", plantSess},
 	{"watch", "--once"}, {"watch", "--once", "--with-subject"}, {"watch", "--all", "--once"},
 	{"hooks", "path"},
+	{"message", "search", "hello", "--all"}, {"message", "search", "CANARY", "--archive", "--json"},
+	{"reservations"}, {"reservations", "--json"},
 }
 
 var plantedWriters = [][]string{
@@ -299,7 +301,7 @@ func TestPlantedFiles(t *testing.T) {
 			for _, p := range []string{"/agent/" + id, "/agent/" + id + "/message/" + plantMsg, "/agent/" + id + "/message/" + realMsg} {
 				get(t, p)
 			}
-			plantedMCP(t, st, env, id, check)
+			plantedMCP(t, st, env, id, check, plantedMCPReaders)
 			for _, h := range plantedHooks {
 				payload, err := os.ReadFile(filepath.Join("..", "..", "e2e", filepath.Dir(h.payload), "testdata", "payloads", filepath.Base(h.payload)+".json"))
 				if err != nil {
@@ -307,6 +309,7 @@ func TestPlantedFiles(t *testing.T) {
 				}
 				run(append([]string{"hook"}, strings.Fields(h.event)...), string(payload))
 			}
+			plantedMCP(t, st, env, id, check, plantedMCPWriters)
 			for _, args := range plantedWriters {
 				run(append([]string(nil), args...), "new state\n")
 			}
@@ -327,8 +330,37 @@ func TestPlantedFiles(t *testing.T) {
 	}
 }
 
-// plantedMCP calls every MCP tool of `st mcp --channel` as agent id.
-func plantedMCP(t *testing.T, st string, env []string, id string, check func(*testing.T, string, string)) {
+// mcpCall is one MCP tool call.
+type mcpCall struct {
+	tool string
+	args map[string]any
+}
+
+// The MCP tools, readers first (they run before the hooks and the
+// writers replace what is planted).
+var (
+	plantedMCPReaders = []mcpCall{
+		{"st_agents", map[string]any{"enrich": true}},
+		{"st_msg_ls", map[string]any{}}, {"st_msg_ls", map[string]any{"archive": true}},
+		{"st_msg_read", map[string]any{"filename": plantMsg}}, {"st_msg_read", map[string]any{"filename": plantMsg, "fromArchive": true}},
+		{"st_msg_read", map[string]any{"filename": realMsg}},
+		{"st_msg_thread", map[string]any{"filename": realMsg, "tree": true}},
+		{"st_context_read", map[string]any{"file": "now"}}, {"st_context_read", map[string]any{"file": "decisions"}},
+		{"st_context_read", map[string]any{"file": "full"}},
+		{"st_resource_ls", map[string]any{}}, {"st_resource_read", map[string]any{"filename": plantMsg}},
+	}
+	plantedMCPWriters = []mcpCall{
+		{"st_msg_send", map[string]any{"to": "{a}", "body": "hi"}}, {"st_msg_reply", map[string]any{"body": "re"}},
+		{"st_msg_archive", map[string]any{"filename": plantMsg}},
+		{"st_context_append", map[string]any{"decision": "d", "why": "w"}},
+		{"st_context_write", map[string]any{"body": "state"}},
+		{"st_resource_add", map[string]any{"url": "https://example.com/y"}},
+		{"st_resource_remove", map[string]any{"filename": plantMsg}},
+	}
+)
+
+// plantedMCP makes the calls to `st mcp --channel` as agent id.
+func plantedMCP(t *testing.T, st string, env []string, id string, check func(*testing.T, string, string), calls []mcpCall) {
 	t.Helper()
 	cmd := exec.Command(st, "mcp", "--channel")
 	cmd.Env = env
@@ -348,26 +380,10 @@ func plantedMCP(t *testing.T, st string, env []string, id string, check func(*te
 		return
 	}
 	defer cs.Close()
-	yes := true
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-	}{
-		{"st_agents", map[string]any{"enrich": yes}},
-		{"st_msg_ls", map[string]any{}}, {"st_msg_ls", map[string]any{"archive": yes}},
-		{"st_msg_read", map[string]any{"filename": plantMsg}}, {"st_msg_read", map[string]any{"filename": plantMsg, "fromArchive": yes}},
-		{"st_msg_read", map[string]any{"filename": realMsg}},
-		{"st_msg_thread", map[string]any{"filename": realMsg, "tree": yes}},
-		{"st_context_read", map[string]any{"file": "now"}}, {"st_context_read", map[string]any{"file": "decisions"}},
-		{"st_context_read", map[string]any{"file": "full"}},
-		{"st_resource_ls", map[string]any{}}, {"st_resource_read", map[string]any{"filename": plantMsg}},
-		{"st_msg_send", map[string]any{"to": id, "body": "hi"}}, {"st_msg_reply", map[string]any{"body": "re"}},
-		{"st_msg_archive", map[string]any{"filename": plantMsg}},
-		{"st_context_append", map[string]any{"decision": "d", "why": "w"}},
-		{"st_context_write", map[string]any{"body": "state"}},
-		{"st_resource_add", map[string]any{"url": "https://example.com/y"}},
-		{"st_resource_remove", map[string]any{"filename": plantMsg}},
-	} {
+	for _, c := range calls {
+		if c.args["to"] == "{a}" {
+			c.args = map[string]any{"to": id, "body": c.args["body"]}
+		}
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
 		if ctx.Err() != nil {
 			t.Fatalf("MCP %s hung", c.tool)

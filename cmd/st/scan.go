@@ -14,8 +14,10 @@ import (
 // in a form kong parses unambiguously ("--flag=value" and positionals
 // after "--"):
 //
-//   - flags and positionals mix in any order; there is no --flag=value
-//     form, no bundling and no "--" terminator;
+//   - flags and positionals mix in any order; --flag=value gives a value
+//     flag its value, "--" ends the flags (not for loose commands, which
+//     ignore what they do not know) and "-" is a positional (stdin where
+//     a body is meant); there is no short-flag bundling;
 //   - a value flag takes the next argument verbatim, even "-x";
 //   - a value flag given last is "not given", unless it has a missing tag;
 //   - -h/--help stops the scan: earlier errors win, later args are unread;
@@ -26,12 +28,17 @@ func scan(node *kong.Node, args []string) (canonical []string, help bool, err er
 	nohelp := node.Tag != nil && node.Tag.Has("nohelp")
 	var positionals []string
 	maxPos, unlimited := positionalLimit(node)
+	rest := false // after "--" every argument is a positional
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
-		if (arg == "-h" || arg == "--help") && !nohelp {
+		if !rest && arg == "--" && !loose {
+			rest = true
+			continue
+		}
+		if !rest && (arg == "-h" || arg == "--help") && !nohelp {
 			return nil, true, nil
 		}
-		if !strings.HasPrefix(arg, "-") {
+		if rest || arg == "-" || !strings.HasPrefix(arg, "-") {
 			if !unlimited && len(positionals) >= maxPos {
 				if loose {
 					continue
@@ -44,7 +51,11 @@ func scan(node *kong.Node, args []string) (canonical []string, help bool, err er
 			positionals = append(positionals, arg)
 			continue
 		}
-		f := findFlag(node, arg)
+		name, value, inline := strings.Cut(arg, "=")
+		if !inline || !strings.HasPrefix(arg, "--") {
+			name, inline = arg, false
+		}
+		f := findFlag(node, name)
 		if f == nil {
 			if loose {
 				continue
@@ -52,7 +63,17 @@ func scan(node *kong.Node, args []string) (canonical []string, help bool, err er
 			return nil, false, sterr.Msg("unknown flag: %s", arg)
 		}
 		if f.IsBool() {
+			if inline {
+				return nil, false, sterr.Msg("%s takes no value", name)
+			}
 			canonical = append(canonical, "--"+f.Name)
+			continue
+		}
+		if inline { // --flag=value
+			if msg := f.Tag.Get("digits"); msg != "" && !jsstr.IsDigits(value) {
+				return nil, false, sterr.Msg("%s", msg)
+			}
+			canonical = append(canonical, fmt.Sprintf("--%s=%s", f.Name, value))
 			continue
 		}
 		if i+1 >= len(args) {
