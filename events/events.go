@@ -134,17 +134,6 @@ func FirstLine(s string) string {
 	return s
 }
 
-// Marshal encodes e as one log line ending in "\n".
-func Marshal(e *Event) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(e); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
 // Append adds e to its session's log under agent, creating the events
 // folder when it is missing. It never reads the log.
 func Append(ctx context.Context, t *fsutil.Tree, agent string, e *Event) error {
