@@ -37,11 +37,10 @@ func pendingAcks(t *fsutil.Tree, id string, asks map[string]bool) []string {
 			seen[n] = true
 			ask, known := asks[n]
 			if !known {
-				data, _, err := t.ReadRegular(dir + "/" + n)
-				if err != nil {
+				fields, ok := inbox.ReadFields(t, dir+"/"+n) // a bounded prefix
+				if !ok {
 					continue // moved meanwhile, say: the next rescan reads it
 				}
-				fields, _, _ := message.Parse(inbox.Text(data))
 				ask = strings.TrimSpace(fields[message.AckField]) == message.AckRequired
 				asks[n] = ask
 			}

@@ -136,7 +136,6 @@ func TestStoreProblemBanner(t *testing.T) {
 	}
 }
 
-
 // TestAckSeenLive: an acknowledgement landing in an existing acks folder
 // reaches the fleet row without a reload (the watcher watches acks/).
 func TestAckSeenLive(t *testing.T) {
