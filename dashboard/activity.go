@@ -201,9 +201,10 @@ func (s spark) at(now time.Time) [sparkBuckets]int {
 
 // cursor follows an agent's latest session log.
 type cursor struct {
-	rel string
-	off int64
-	act activity
+	rel  string
+	off  int64
+	act  activity
+	asks map[string]bool // which messages ask for an acknowledgement (acks.go)
 }
 
 // advance folds in what the agent's latest log gained since the last

@@ -404,6 +404,17 @@ func TestBrowser(t *testing.T) {
 		t.Logf("status file written by st status --set to fleet row change: %v (load %s)", lag.Round(time.Millisecond), loadAvg())
 	})
 
+	t.Run("acknowledgements", func(t *testing.T) {
+		ctx := tab(t, browser)
+		do_(t, ctx, chromedp.Navigate(url+"/"), chromedp.WaitVisible(chromedp.ID("agent-bob")))
+		waitLive(t, ctx)
+		watchDOM(t, ctx, "agent-bob", "1 to ack")
+		name := runST(t, root, "alice", "message", "send", "bob", "--ack-required", "-m", "confirm, please")
+		seenAfter(t, ctx, landedAt(t, filepath.Join(root, "bob/inbox", name)))
+		runST(t, root, "bob", "message", "ack", name)
+		waitJS(t, ctx, `!document.getElementById('agent-bob').textContent.includes('to ack')`)
+	})
+
 	t.Run("send from the page", func(t *testing.T) {
 		ctx := tab(t, browser)
 		do_(t, ctx, chromedp.Navigate(url+"/agent/bob"), chromedp.WaitVisible(chromedp.CSS(`form[action$="/send"] textarea`)))

@@ -24,6 +24,9 @@ type Row struct {
 	Status  string // effective, as `st status` derives it
 	Claimed string // the state the status file names, stale or not
 	Unread  int
+	// Unacked are the messages that ask for an acknowledgement the agent
+	// has not given (acks.go), oldest first.
+	Unacked []string
 	// LastActivity is the newest mtime (fractional unix ms) of the inbox,
 	// archive and status entries, as `st agents --enrich`; 0 when none.
 	LastActivity float64
@@ -111,6 +114,10 @@ func (f *fleet) summarise(id string, s agents.Scan, at time.Time) Row {
 	}
 	c.advance(f.t, id)
 	r.derive(&c.act, at)
+	if c.asks == nil {
+		c.asks = map[string]bool{}
+	}
+	r.Unacked = pendingAcks(f.t, id, c.asks)
 	r.Peer = f.peerOf(id)
 	return r
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"syscall"
@@ -100,6 +101,7 @@ func Main(p Process) int {
 	cfg := Config{Root: p.Env.Root(), Env: p.Env, From: o.from, MaxMessageBytes: p.Env.MaxMessageBytes(),
 		ContextWindow: hooks.LoadConfig(p.Env.ConfigDir()).ContextWindow,
 		Host:          hostfleet.Local(p.Env.Get("ST_HOST")), SyncStale: hostfleet.ParseStaleAfter(p.Env.Get("ST_SYNC_STALE_S"))}
+	cfg.ProblemNotes = problemNoteDirs(p.Env)
 	if loopback {
 		cfg.Hosts = loopbackHosts(host, port)
 	} else {
@@ -199,4 +201,18 @@ func openBrowser(env *layout.Env, url string) error {
 	}
 	go cmd.Wait()
 	return nil
+}
+
+// problemNoteDirs are where a hook that cannot write leaves its note,
+// found as `st` finds them (cmd/st's problemNoteDirs).
+func problemNoteDirs(env *layout.Env) []string {
+	state := env.Get("XDG_STATE_HOME")
+	if state == "" {
+		state = filepath.Join(env.Home(), ".local", "state")
+	}
+	tmp := env.Get("TMPDIR")
+	if tmp == "" {
+		tmp = "/tmp"
+	}
+	return hooks.ProblemNoteDirs(state, tmp, strconv.Itoa(os.Getuid()))
 }

@@ -78,6 +78,8 @@ func parsePages(s *Server) *template.Template {
 			}
 			return "st dashboard"
 		},
+		// a stat or two per page: the note is read, never removed
+		"storeProblem": func() string { return hooks.PeekStoreProblem(s.cfg.ProblemNotes) },
 	}
 	return template.Must(template.New("").Funcs(funcs).ParseFS(pageFiles, "web/*.html"))
 }

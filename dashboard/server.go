@@ -49,6 +49,10 @@ type Config struct {
 	// (fleet.DefaultStaleAfter when 0).
 	Host      string
 	SyncStale time.Duration
+	// ProblemNotes are the folders where a hook that could not write to
+	// the store leaves its note (hooks.ProblemNoteDirs); every page shows
+	// the note while it is there.
+	ProblemNotes []string
 }
 
 // maxBytes is the configured maximum message size.

@@ -18,7 +18,7 @@ import (
 const settle = 25 * time.Millisecond
 
 // agentDirs are the folders of an agent whose changes the page shows.
-var agentDirs = []string{"", "/inbox", "/archive", "/context", "/context/decisions", "/events"}
+var agentDirs = []string{"", "/inbox", "/archive", "/acks", "/context", "/context/decisions", "/events"}
 
 // watcher turns filesystem changes into the agents they touch. fsnotify
 // names the changed path, so only that agent is rescanned; a backstop
@@ -34,8 +34,9 @@ type watcher struct {
 }
 
 // signature is what the backstop compares: the modification times and
-// sizes of an agent's folders, its status and now.md, and its newest log.
-type signature [16]int64
+// sizes of an agent's folders (acks/ included: an acknowledgement ends a
+// pending one), its status and now.md, and its newest log.
+type signature [18]int64
 
 func newWatcher(t *fsutil.Tree) *watcher {
 	w := &watcher{t: t, root: filepath.Clean(t.Base()), watching: map[string]bool{}, sigs: map[string]signature{}}
@@ -89,11 +90,11 @@ func (w *watcher) signature(id string) signature {
 			s[i], s[i+1] = fi.ModTime().UnixNano(), fi.Size()
 		}
 	}
-	for i, d := range []string{"", "/inbox", "/archive", "/context", "/events", "/status", "/context/now.md"} {
+	for i, d := range []string{"", "/inbox", "/archive", "/context", "/events", "/status", "/context/now.md", "/acks"} {
 		put(2*i, id+d)
 	}
 	if rel, _, ok := events.Latest(w.t, id); ok {
-		put(14, rel)
+		put(16, rel)
 	}
 	return s
 }

@@ -66,6 +66,22 @@ func bareError(err error) error {
 // StoreProblem returns the note a hook left in one of dirs, removing it,
 // as the warning a person's command prints; "" when there is none.
 func StoreProblem(dirs []string) string {
+	note := readProblem(dirs, true)
+	if note == "" {
+		return ""
+	}
+	return "warning: the store is not writable: at " + note +
+		", so st's hooks recorded nothing; run `st hooks doctor` for what to do"
+}
+
+// PeekStoreProblem returns the note a hook left in one of dirs without
+// removing it (the dashboard shows it on every page while it is there);
+// "" when there is none.
+func PeekStoreProblem(dirs []string) string { return readProblem(dirs, false) }
+
+// readProblem returns the first note found in dirs, trimmed, removing it
+// when remove is set.
+func readProblem(dirs []string, remove bool) string {
 	for _, dir := range dirs {
 		if _, err := os.Lstat(filepath.Join(dir, ProblemNoteName)); err != nil {
 			continue // the common case: one failed stat per folder
@@ -75,13 +91,12 @@ func StoreProblem(dirs []string) string {
 			continue
 		}
 		data, _, err := t.ReadRegular(ProblemNoteName)
-		if err == nil {
+		if err == nil && remove {
 			t.Remove(ProblemNoteName)
 		}
 		t.Close()
-		if err == nil {
-			return "warning: the store is not writable: at " + strings.TrimSpace(string(data)) +
-				", so st's hooks recorded nothing; run `st hooks doctor` for what to do"
+		if note := strings.TrimSpace(string(data)); err == nil && note != "" {
+			return note
 		}
 	}
 	return ""

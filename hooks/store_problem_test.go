@@ -43,3 +43,23 @@ func TestStoreProblemNote(t *testing.T) {
 		}
 	}
 }
+
+func TestPeekStoreProblemKeepsTheNote(t *testing.T) {
+	opt := testOptions(t)
+	opt.ProblemNotes = []string{filepath.Join(t.TempDir(), "st")}
+	if got := PeekStoreProblem(opt.ProblemNotes); got != "" {
+		t.Fatalf("no note written, peek says %q", got)
+	}
+	noteWriteFailure(opt, "/r/alice", &fs.PathError{Op: "open", Path: "/r/alice/events", Err: syscall.EROFS})
+	for range 2 {
+		if got := PeekStoreProblem(opt.ProblemNotes); !strings.Contains(got, "alice could not write to /r/alice (") {
+			t.Fatalf("peek: %q", got)
+		}
+	}
+	if got := StoreProblem(opt.ProblemNotes); got == "" {
+		t.Fatal("peeking removed the note")
+	}
+	if got := PeekStoreProblem(opt.ProblemNotes); got != "" {
+		t.Fatalf("after StoreProblem, peek says %q", got)
+	}
+}

@@ -47,8 +47,10 @@ func (a *app) dispatch() error {
 	if handled, err := a.fastHook(args); handled {
 		return err
 	}
-	if args[0] != "mcp" && args[0] != "hook" {
-		a.storeProblem() // a person's command: say if a hook could not write
+	// A person's command says, once, if a hook could not write; the
+	// dashboard shows that note on its pages instead, leaving it in place.
+	if args[0] != "mcp" && args[0] != "hook" && args[0] != "dashboard" {
+		a.storeProblem()
 	}
 	grammar, ok := pathGrammar(args)
 	if !ok {
