@@ -115,10 +115,19 @@ func (s *Server) writeConfigs() error {
 	if err != nil {
 		return err
 	}
+	sessionHome := filepath.Join(s.Dir, "session-home")
+	if err := os.MkdirAll(sessionHome, 0o700); err != nil {
+		return err
+	}
 	// StrictModes would refuse the key files: they live under the
 	// world-writable temp folder. UsePAM is off so a non-root user can run
-	// the server, and no login shell profile is needed.
+	// the server, and no login shell profile is needed. The sessions get an
+	// empty HOME of their own: the remote command runs through the account's
+	// shell, and bash started by sshd reads $HOME/.bashrc, whose start-up work
+	// (a pyenv rehash under a lock on this image) made every connection wait
+	// up to a minute when syncs ran side by side.
 	sshdConfig := fmt.Sprintf(`ListenAddress 127.0.0.1:%d
+SetEnv HOME=%s
 HostKey %s
 AuthorizedKeysFile %s
 PubkeyAuthentication yes
@@ -132,7 +141,7 @@ PidFile none
 LogLevel VERBOSE
 MaxStartups 200
 MaxSessions 100
-`, s.Port, filepath.Join(s.Dir, "host_key"), filepath.Join(s.Dir, "authorized_keys"), s.User)
+`, s.Port, sessionHome, filepath.Join(s.Dir, "host_key"), filepath.Join(s.Dir, "authorized_keys"), s.User)
 	known := fmt.Sprintf("[127.0.0.1]:%d %s", s.Port, hostPub)
 	client := fmt.Sprintf(`Host 127.0.0.1
   Port %d
