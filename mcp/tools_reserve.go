@@ -2,7 +2,7 @@ package mcp
 
 import (
 	"context"
-	"fmt"
+	"github.com/smalltalk-go/st/internal/duration"
 	"os"
 	"path/filepath"
 	"time"
@@ -94,9 +94,12 @@ func (s *server) addReserveTools() {
 				req.Mode = reserve.Shared
 			}
 			if in.TTL != nil {
-				d, err := time.ParseDuration(*in.TTL)
-				if err != nil || d <= 0 {
-					return "", reservationsOut{}, sterr.New(sterr.InvalidDuration, fmt.Sprintf("invalid ttl %q: a duration like 30m or 2h", *in.TTL), nil)
+				d, err := duration.Parse(*in.TTL)
+				if err != nil {
+					return "", reservationsOut{}, err
+				}
+				if d <= 0 {
+					return "", reservationsOut{}, sterr.New(sterr.InvalidDuration, "ttl must be longer than 0", nil)
 				}
 				req.TTL = d
 			}

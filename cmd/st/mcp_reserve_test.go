@@ -19,7 +19,7 @@ func TestMCPReservations(t *testing.T) {
 	alice := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"))
 	bob := startMCP(t, root, mcpEnv(root, "ST_AGENT=bob"))
 
-	sum, out := alice.ok("st_reserve", map[string]any{"paths": []string{filepath.Join(repo, "src") + "/"}, "reason": "MCP-REASON", "ttl": "2h"})
+	sum, out := alice.ok("st_reserve", map[string]any{"paths": []string{filepath.Join(repo, "src") + "/"}, "reason": "MCP-REASON", "ttl": "1.5d"})
 	if !strings.HasPrefix(sum, "reserved 1 pattern in ") || !strings.Contains(out, `"pattern":"src/**","mode":"exclusive","reason":"MCP-REASON"`) {
 		t.Fatalf("st_reserve = %q, %s", sum, out)
 	}

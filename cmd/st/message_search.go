@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
+	"github.com/smalltalk-go/st/internal/duration"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/smalltalk-go/st/agents"
@@ -107,8 +107,8 @@ func parseSince(v string, now time.Time) (int64, error) {
 	if ms, err := strconv.ParseInt(v, 10, 64); err == nil && ms >= 0 {
 		return ms, nil
 	}
-	if d, err := time.ParseDuration(strings.TrimSpace(v)); err == nil && d > 0 {
+	if d, err := duration.Parse(v); err == nil && d > 0 {
 		return now.Add(-d).UnixMilli(), nil
 	}
-	return 0, sterr.New(sterr.InvalidSince, fmt.Sprintf("invalid --since %q: unix milliseconds, or a duration like 2h", v), map[string]any{"value": v})
+	return 0, sterr.New(sterr.InvalidSince, fmt.Sprintf("invalid --since %q: unix milliseconds, or a duration (90s, 30m, 1.5h, 7d, 2w, or 1h30m)", v), map[string]any{"value": v})
 }
