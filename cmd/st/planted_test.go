@@ -66,8 +66,9 @@ var plantLayouts = map[string][]string{
 		"inbox/" + plantMsg, "archive/" + plantMsg, "resources/" + plantMsg,
 		"events/" + plantSess + ".jsonl", "events/." + plantSess + ".state.json", "events/." + plantSess + ".retry.json",
 		"context/.flush-errors.log", "context/.stop-failure-last", "reservations/plant1.json",
+		"acks/" + plantMsg,
 	},
-	"d": {"inbox", "archive", "context", "events", "resources", "spool", "reservations"},
+	"d": {"inbox", "archive", "context", "events", "resources", "spool", "reservations", "acks"},
 	"c": {"context/decisions"},
 	"a": {""},
 }
@@ -161,7 +162,7 @@ func plantedStore(t *testing.T, dir string, out outsideFiles) (root string, agen
 			id := k.name + "-" + layoutName
 			agents = append(agents, id)
 			base := filepath.Join(root, id)
-			for _, d := range []string{"inbox", "archive", "context/decisions", "resources", "events", "spool", "reservations"} {
+			for _, d := range []string{"inbox", "archive", "context/decisions", "resources", "events", "spool", "reservations", "acks"} {
 				os.MkdirAll(filepath.Join(base, d), 0o777)
 			}
 			real := "---\nfrom: alice\nsubject: real\n---\nhello\n"
@@ -199,10 +200,12 @@ var plantedReaders = [][]string{
 	{"hooks", "path"},
 	{"message", "search", "hello", "--all"}, {"message", "search", "CANARY", "--archive", "--json"},
 	{"reservations"}, {"reservations", "--json"},
+	{"message", "ls", "--unacked"}, {"message", "ls", "{a}", "--unacked", "--json"},
 }
 
 var plantedWriters = [][]string{
 	{"message", "send", "{a}", "-m", "hi", "--subject", "s"}, {"message", "reply", "{r}", "-m", "re"},
+	{"message", "ack", "{r}"}, {"message", "ack", "{m}"},
 	{"message", "archive", "{m}"}, {"message", "archive", "{r}"},
 	{"message", "archive", "trim", "--keep-last", "0", "--dry-run"},
 	{"context", "append", "--decision", "d", "--why", "w"},
