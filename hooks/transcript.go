@@ -3,34 +3,23 @@ package hooks
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"syscall"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
 )
 
 // TranscriptTail bounds how much of a transcript the hooks read.
 const TranscriptTail = 64 << 10
 
-// errNotRegular refuses transcripts that are FIFOs, folders or devices.
-var errNotRegular = errors.New("not a regular file")
-
 // ReadTranscriptTail reads at most the last limit bytes of the transcript
 // at path (read-only; never blocks on a FIFO). limit is the bound.
 func ReadTranscriptTail(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, fi, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
-	}
 	start := max(fi.Size()-limit, 0)
 	buf := make([]byte, fi.Size()-start)
 	n, err := f.ReadAt(buf, start)

@@ -57,23 +57,35 @@ func (f *Folder) ReadPrefix(name string, limit int64) ([]byte, int64, error) {
 	return data, size, nil
 }
 
+// OpenRegular opens a file outside the store for reading (a
+// configuration file, a client's transcript): symlinks are followed, but
+// only a regular file is returned, and opening never blocks on a FIFO.
+func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(filepath.Clean(path), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
 // ReadConfig reads a configuration file that lives outside the store
 // ($ST_CONFIG): symlinks are followed (dotfile managers link their
 // files), but only a regular file is read, never blocking on a FIFO and
 // never more than limit bytes; a bigger file is an error, not a prefix.
 func ReadConfig(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(filepath.Clean(path), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, fi, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
-	}
 	if fi.Size() > limit {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
 	}
