@@ -61,7 +61,7 @@ func hookBudgetStore(t *testing.T) (env []string, tmp string) {
 		"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TMPDIR=" + tmp,
 		"ST_ROOT=" + root, "ST_AGENT=alice", "ST_CONFIG=" + dir + "/config",
 		"XDG_STATE_HOME=" + dir + "/state", "CLAUDE_CODE_SESSION_ID=s1",
-		"ST_HOOK_TIMEOUT_MS=" + strconv.Itoa(hookBudgetMS),
+		"ST_HOOK_TIMEOUT_MS=" + strconv.Itoa(hookBudgetMS), "GORACE=" + noRaceExitSleep,
 	}
 	return env, tmp
 }

@@ -19,7 +19,16 @@ import (
 	"github.com/smalltalk-go/st/mcp"
 )
 
+// noRaceExitSleep stops a binary built with -race from sleeping a second
+// at exit (the race runtime's atexit_sleep_ms, which only gives racing
+// goroutines time to report): every st a test runs would take a second
+// longer, and tests that look at ages or budgets would read the sleep.
+const noRaceExitSleep = "atexit_sleep_ms=0"
+
 func TestMain(m *testing.M) {
+	if os.Getenv("GORACE") == "" {
+		os.Setenv("GORACE", noRaceExitSleep)
+	}
 	testscript.Main(m, map[string]func(){
 		"st": func() {
 			os.Exit(run(newTestApp()))
@@ -105,6 +114,7 @@ func scriptParams(dir string) testscript.Params {
 			env.Setenv("ST_CONFIG", filepath.Join(env.WorkDir, "config"))
 			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, "state"))
 			env.Setenv("ST_AGENT", "alice")
+			env.Setenv("GORACE", noRaceExitSleep)
 			// $PAYLOADS holds what Claude Code really sends, as recorded.
 			if p, err := filepath.Abs("../../e2e/claudecode/testdata/payloads"); err == nil {
 				env.Setenv("PAYLOADS", p)
