@@ -23,6 +23,8 @@ var (
 // plain text capped to max runes; "" when there is none.
 func plainLine(src string, max int) string {
 	fence := false
+	// A lone "\r" ends a line in Markdown as "\n" does.
+	src = strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
 	for line := range strings.Lines(src) {
 		line = jsstr.TrimSpace(line)
 		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
