@@ -5,6 +5,7 @@ package storetest
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -44,4 +45,29 @@ func Open(t testing.TB, files map[string]string) (*fsutil.Tree, string) {
 	}
 	t.Cleanup(func() { tr.Close() })
 	return tr, root
+}
+
+// Sparse writes head to rel under root and extends the file to size
+// bytes without writing them, so a test can plant a huge file cheaply.
+func Sparse(t testing.TB, root, rel, head string, size int64) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(head), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, size); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Allocated is how many bytes f allocates on the heap.
+func Allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
