@@ -29,9 +29,11 @@ func readHead(folder *fsutil.Folder, name string) ([]byte, error) {
 	return readHeadWithin(folder, name, headFirst, HeadMax)
 }
 
-// readHeadWithin is readHead reading first bytes, then up to most.
+// readHeadWithin is readHead reading first bytes, then up to most. The
+// first read takes at least the four bytes of the opening "---\n", so a
+// short one never mistakes the start of a frontmatter for none.
 func readHeadWithin(folder *fsutil.Folder, name string, first, most int64) ([]byte, error) {
-	limit := first
+	limit := max(first, 4)
 	for {
 		data, size, err := folder.ReadPrefix(name, limit)
 		if err != nil || int64(len(data)) >= size {
