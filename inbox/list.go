@@ -18,16 +18,16 @@ func regularNames(t *fsutil.Tree, dir string) ([]string, error) {
 	if t == nil {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: fs.ErrNotExist}
 	}
-	entries, err := t.ReadDir(dir)
+	folder, err := t.OpenFolder(dir)
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		if n := e.Name(); n != "" && n[0] != '.' && e.Type().IsRegular() {
-			names = append(names, n)
-		}
+	defer folder.Close()
+	names, err := folder.RegularNames()
+	if err != nil {
+		return nil, err
 	}
+	names = slices.DeleteFunc(names, func(n string) bool { return n[0] == '.' })
 	slices.Sort(names)
 	return names, nil
 }
