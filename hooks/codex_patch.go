@@ -77,19 +77,46 @@ func codexPatch(toolName, command, cwd string) (patch, dir string, ok bool) {
 		if !strings.Contains(head, "apply_patch") && !strings.Contains(head, "applypatch") {
 			return "", "", false
 		}
+		// Each `cd DIR &&` before apply_patch moves where its paths
+		// start; a cd it cannot read leaves the call undecided.
 		dir = cwd
-		if before, _, found := strings.Cut(head, "&&"); found {
-			if w := ShellWords(before); len(w) == 2 && w[0] == "cd" {
-				dir = w[1]
-				if !filepath.IsAbs(dir) {
-					if cwd == "" {
-						return "", "", false
-					}
-					dir = filepath.Join(cwd, dir)
-				}
+		segments := strings.Split(head, "&&")
+		for _, seg := range segments[:len(segments)-1] {
+			if f := strings.Fields(seg); len(f) == 0 || f[0] != "cd" {
+				continue
 			}
+			to, ok := cdTarget(seg)
+			if !ok {
+				return "", "", false
+			}
+			if !filepath.IsAbs(to) {
+				if dir == "" {
+					return "", "", false
+				}
+				to = filepath.Join(dir, to)
+			}
+			dir = to
 		}
 		return command, dir, true
 	}
 	return "", "", false
+}
+
+// cdTarget returns the folder of a plain `cd DIR` (DIR bare or in one
+// pair of quotes); ok is false for anything else.
+func cdTarget(s string) (dir string, ok bool) {
+	rest, found := strings.CutPrefix(strings.TrimSpace(s), "cd ")
+	if !found {
+		return "", false
+	}
+	dir = strings.TrimSpace(rest)
+	if n := len(dir); n >= 2 && (dir[0] == '\'' || dir[0] == '"') && dir[n-1] == dir[0] {
+		dir = dir[1 : n-1]
+		if strings.ContainsAny(dir, "'\"$`\\") {
+			return "", false
+		}
+	} else if strings.ContainsAny(dir, " \t\n'\"$`\\;|&<>(){}*?~") {
+		return "", false
+	}
+	return dir, dir != ""
 }
