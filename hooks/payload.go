@@ -22,6 +22,7 @@ type Payload struct {
 	TranscriptPath string `json:"transcript_path"`
 	AgentID        string `json:"agent_id"`
 	AgentType      string `json:"agent_type"`
+	Model          string `json:"model"` // Codex names the session's model in every payload
 
 	Prompt string `json:"prompt"`
 
