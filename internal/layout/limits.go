@@ -13,6 +13,11 @@ import (
 // changes it.
 const DefaultMaxMessageBytes = 4 << 20
 
+// MaxConfigBytes bounds each file of $ST_CONFIG (config.yaml,
+// peers.yaml): st's settings take a few hundred bytes, and a bigger file
+// (or a FIFO or device planted there) is not read at all.
+const MaxConfigBytes = 1 << 20
+
 // MaxMessageVar names the variable that sets the maximum message size in
 // bytes.
 const MaxMessageVar = "ST_MAX_MESSAGE_BYTES"
