@@ -45,6 +45,7 @@ type Thrash struct {
 // assistant turn.
 type Fill struct {
 	Tokens      int64
+	Reported    int64 // the model's window as the client wrote it down (Codex); 0: not given
 	Model       string
 	Compactions int  // PreCompact events in the session so far
 	Partial     bool // the session's log was read from a tail: more compactions may precede it
@@ -79,7 +80,7 @@ func (a *activity) feed(e *events.Event) {
 	}
 	a.spark.add(at)
 	if e.CtxTokens > 0 {
-		a.Fill.Tokens, a.Fill.Model = e.CtxTokens, e.Model
+		a.Fill.Tokens, a.Fill.Reported, a.Fill.Model = e.CtxTokens, e.CtxWindow, e.Model
 	}
 	switch e.Event {
 	case "Notification":

@@ -49,6 +49,35 @@ func transcriptLine(t testing.TB, at time.Time) string {
 	return string(line)
 }
 
+// codexLine is the line codex-stop writes for the Stop payload Codex
+// 0.169 really sent, its transcript_path pointing at a rollout a real
+// Codex wrote against the e2e mock (e2e/codex TestStopRecordsContextFill:
+// the last response's total is 61,654 tokens, and Codex gives
+// gpt-5.1-codex a window of 258,400).
+func codexLine(t testing.TB, at time.Time) string {
+	t.Helper()
+	recorded := filepath.Join("..", "e2e", "codex", "testdata")
+	data, err := os.ReadFile(filepath.Join(recorded, "payloads", "Stop.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := hooks.ParsePayload(data)
+	if !ok {
+		t.Fatalf("bad payload %s", data)
+	}
+	p.TranscriptPath, _ = filepath.Abs(filepath.Join(recorded, "rollout.jsonl"))
+	ev := hooks.NewEvent(hooks.EventName(hooks.CodexStop, &p), &p, at)
+	hooks.NoteContext(ev, &p)
+	if ev.CtxTokens == 0 || ev.CtxWindow == 0 {
+		t.Fatal("the recorded rollout gave no context fill or window")
+	}
+	line, err := events.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(line)
+}
+
 // attentionStore is a fleet in every state the page orders by.
 func attentionStore(t *testing.T) string {
 	now := time.Now()
@@ -320,6 +349,32 @@ window.__notes = [];
 			t.Errorf("the agent page scrolls sideways: %v px wide", w)
 		}
 		viewShot(t, ctx, "agent-390x844")
+	})
+
+	// A Codex agent's bar is measured against the window Codex gave the
+	// model in its rollout (258,400), not the configured one (200,000).
+	t.Run("codex context bar", func(t *testing.T) {
+		_, url := serveLoopback(t, writeStore(t, map[string]string{
+			"cdx/status":         "busy\n",
+			"cdx/events/s.jsonl": codexLine(t, time.Now().Add(-5*time.Second)),
+		}))
+		ctx := tab(t, browserCtx)
+		setViewport(t, ctx, 1400, 900, false)
+		do_(t, ctx, chromedp.Navigate(url+"/"), chromedp.WaitVisible(chromedp.ID("agent-cdx")))
+		fill := eval[string](t, ctx, `document.querySelector('#agent-cdx .ctx').innerText`)
+		if !strings.Contains(fill, "23%") || !strings.Contains(fill, "gpt-5.1-codex") {
+			t.Errorf("context cell = %q, want 23%% (61,654 of 258,400) and gpt-5.1-codex", fill)
+		}
+		if w := eval[string](t, ctx, `document.querySelector('#agent-cdx .ctx rect.fg').getAttribute('width')`); w != "23" {
+			t.Errorf("bar width = %q", w)
+		}
+		if title := eval[string](t, ctx, `document.querySelector('#agent-cdx .ctx .fill').title`); !strings.Contains(title, "61654 tokens of 258400 (the window the client gives the model)") {
+			t.Errorf("bar title = %q", title)
+		}
+		do_(t, ctx, chromedp.Navigate(url+"/agent/cdx"), chromedp.WaitVisible(chromedp.ID("state")))
+		if text := eval[string](t, ctx, `document.getElementById('state').innerText`); !strings.Contains(text, "23%") {
+			t.Errorf("agent page lacks the context fill:\n%s", text)
+		}
 	})
 
 	t.Run("agent page: state first", func(t *testing.T) {

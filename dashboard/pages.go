@@ -251,13 +251,16 @@ type fillView struct {
 	Level  string // "", "warm" (60 %), "hot" (80 %)
 }
 
-// fill renders f against the configured window; nil when no fill was
-// recorded.
+// fill renders f against the window its client reported, else the
+// configured one; nil when no fill was recorded.
 func (s *Server) fill(f Fill) *fillView {
 	if f.Tokens <= 0 {
 		return nil
 	}
 	v := &fillView{Fill: f, Window: s.window(), Pct: -1}
+	if f.Reported > 0 {
+		v.Window = f.Reported
+	}
 	if f.Tokens <= v.Window {
 		v.Pct = int(f.Tokens * 100 / v.Window)
 		switch {

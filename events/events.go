@@ -89,10 +89,14 @@ type Event struct {
 	Attempt   int    `json:"attempt,omitempty"`  // stop-failure retry attempt
 	RetryAt   string `json:"retry_at,omitempty"` // stop-failure: when the next retry is due (ts format)
 	// CtxTokens is how full the context window was at the last assistant
-	// turn (its usage: input plus cache writes and reads) and Model that
-	// turn's model, read from the transcript's tail at PostToolUse, Stop
-	// and PreCompact; unset when the transcript did not tell.
+	// turn (Claude Code: its usage, input plus cache writes and reads;
+	// Codex: the last response's total tokens) and Model that turn's
+	// model, read from the transcript's tail at PostToolUse, Stop and
+	// PreCompact; unset when the transcript did not tell. CtxWindow is
+	// the model's window when the client wrote it down (Codex's rollout
+	// does; Claude Code's transcript does not).
 	CtxTokens int64  `json:"ctx_tokens,omitempty"`
+	CtxWindow int64  `json:"ctx_window,omitempty"`
 	Model     string `json:"model,omitempty"`
 	HookUS    int64  `json:"hook_us"` // the hook's own duration, microseconds
 }

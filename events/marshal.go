@@ -40,6 +40,7 @@ func Marshal(e *Event) ([]byte, error) {
 	b = appendInt(b, "attempt", int64(e.Attempt))
 	b = appendText(b, "retry_at", e.RetryAt)
 	b = appendInt(b, "ctx_tokens", e.CtxTokens)
+	b = appendInt(b, "ctx_window", e.CtxWindow)
 	b = appendText(b, "model", e.Model)
 	b = append(b, `,"hook_us":`...)
 	b = strconv.AppendInt(b, e.HookUS, 10)

@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/message"
 	"github.com/smalltalk-go/st/status"
 )
@@ -87,15 +88,10 @@ func LoadConfig(dir string) Config {
 	return ParseConfig(data)
 }
 
-// MaxConfigBytes bounds config.yaml: st's settings take a few hundred
-// bytes, and a bigger file (or a FIFO or device planted there) is not
-// read at all.
-const MaxConfigBytes = 1 << 20
-
 // readConfigYAML reads <dir>/config.yaml: a regular file (through
-// symlinks) of at most MaxConfigBytes.
+// symlinks) of at most layout.MaxConfigBytes.
 func readConfigYAML(dir string) ([]byte, error) {
-	return fsutil.ReadConfig(filepath.Join(dir, "config.yaml"), MaxConfigBytes)
+	return fsutil.ReadConfig(filepath.Join(dir, "config.yaml"), layout.MaxConfigBytes)
 }
 
 // ParseConfig reads config.yaml's bytes. Invalid YAML or a non-mapping

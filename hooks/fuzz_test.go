@@ -56,6 +56,19 @@ func FuzzContextTokens(f *testing.F) {
 	})
 }
 
+// FuzzCodexContextUsage reads arbitrary rollout tails without panicking.
+func FuzzCodexContextUsage(f *testing.F) {
+	f.Add([]byte(tokenCount(61654, 258400) + "\n"))
+	f.Add([]byte(`{"type":"event_msg","payload":{"type":"token_count","info":null}}`))
+	f.Add([]byte(`{"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"total_tokens":-5},"model_context_window":-1}}}`))
+	f.Fuzz(func(t *testing.T, tail []byte) {
+		tokens, window, ok := CodexContextUsage(tail)
+		if ok && tokens <= 0 || window < 0 {
+			t.Fatalf("ok %v with %d tokens of %d", ok, tokens, window)
+		}
+	})
+}
+
 // FuzzParseConfig reads arbitrary config files without panicking.
 func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("deny:\n  - {tool: Bash, pattern: 'rm', reason: no}\nnotify_operator_on: [a]\n"))

@@ -54,6 +54,7 @@ const (
 	StopFailure       = "stop-failure"
 	CodexSessionStart = "codex-session-start"
 	CodexStop         = "codex-stop"
+	CodexPreToolUse   = "codex-pre-tool-use"
 )
 
 // ... and those of issue 6.
@@ -69,7 +70,7 @@ const (
 )
 
 // Events lists the session-boundary events in usage order.
-var Events = []string{SessionStart, PreCompact, StopFailure, CodexSessionStart, CodexStop}
+var Events = []string{SessionStart, PreCompact, StopFailure, CodexSessionStart, CodexStop, CodexPreToolUse}
 
 // ExtraEvents lists the issue-6 events in usage order.
 var ExtraEvents = []string{UserPromptSubmit, SubagentStart, PreToolUse, PostToolUse, PostToolUseFailure, Notification, Stop, SessionEnd}

@@ -22,6 +22,7 @@ type Payload struct {
 	TranscriptPath string `json:"transcript_path"`
 	AgentID        string `json:"agent_id"`
 	AgentType      string `json:"agent_type"`
+	Model          string `json:"model"` // Codex names the session's model in every payload
 
 	Prompt string `json:"prompt"`
 
@@ -173,6 +174,7 @@ var EventNames = map[string]string{
 	"post-compact":          "PostCompact",
 	"codex-session-start":   "SessionStart",
 	"codex-stop":            "Stop",
+	"codex-pre-tool-use":    "PreToolUse",
 }
 
 // EventName is the Claude Code name for a hook: the payload's

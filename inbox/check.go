@@ -1,8 +1,7 @@
 package inbox
 
 import (
-	"fmt"
-
+	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/message"
 )
@@ -38,14 +37,4 @@ func CheckSize(m message.Message, limit int64) error {
 
 // ErrTooLarge is the error for a message of size bytes over limit; a
 // negative size is not known (a body read only up to the limit).
-func ErrTooLarge(size, limit int64) error {
-	what := "more than"
-	details := map[string]any{"limit": limit}
-	if size >= 0 {
-		what = fmt.Sprintf("%d bytes, more than", size)
-		details["size"] = size
-	}
-	return sterr.New(sterr.MessageTooLarge,
-		fmt.Sprintf("message too large: %s the maximum of %d bytes (set ST_MAX_MESSAGE_BYTES to change it)", what, limit),
-		details)
-}
+func ErrTooLarge(size, limit int64) error { return layout.ErrTooLarge("message", size, limit) }

@@ -68,17 +68,24 @@ func frontmatterEnd(data []byte) int {
 	return -1
 }
 
-// ReadFields returns the frontmatter of the regular file rel (reading
-// only its head); ok is false when rel cannot be read.
-func ReadFields(t *fsutil.Tree, rel string) (fields message.Fields, ok bool) {
+// ReadHead returns the part of the regular file rel that holds its
+// frontmatter (see readHead); ok is false when rel cannot be read.
+func ReadHead(t *fsutil.Tree, rel string) (data []byte, ok bool) {
 	dir, name := path.Split(rel)
 	folder, err := t.OpenFolder(path.Clean(dir))
 	if err != nil {
-		return message.Fields{}, false
+		return nil, false
 	}
 	defer folder.Close()
-	data, err := readHead(folder, name)
-	if err != nil {
+	data, err = readHead(folder, name)
+	return data, err == nil
+}
+
+// ReadFields returns the frontmatter of the regular file rel (reading
+// only its head); ok is false when rel cannot be read.
+func ReadFields(t *fsutil.Tree, rel string) (fields message.Fields, ok bool) {
+	data, ok := ReadHead(t, rel)
+	if !ok {
 		return message.Fields{}, false
 	}
 	fields, _, _ = message.Parse(Text(data))

@@ -44,13 +44,18 @@ func isRegular(t *fsutil.Tree, rel string) bool {
 
 // List returns the deliverable names (canonical and outside) in
 // <id>/<folder>, byte-sorted, which for canonical names is chronological.
-// A missing folder gives an fs.ErrNotExist error.
+// The inbox's archived twins are left out (WithoutTwins). A missing
+// folder gives an fs.ErrNotExist error.
 func List(t *fsutil.Tree, id, folder string) ([]string, error) {
 	names, err := regularNames(t, id+"/"+folder)
 	if err != nil {
 		return nil, err
 	}
-	return slices.DeleteFunc(names, func(n string) bool { return !message.IsDeliverable(n) }), nil
+	names = slices.DeleteFunc(names, func(n string) bool { return !message.IsDeliverable(n) })
+	if folder == Inbox {
+		names = WithoutTwins(t, id, names)
+	}
+	return names, nil
 }
 
 // Filter narrows a listing the way `message ls` does.
@@ -262,6 +267,9 @@ func Orphans(t *fsutil.Tree, id, folder string, since *float64) ([]string, error
 	names, err := regularNames(t, id+"/"+folder)
 	if err != nil {
 		return nil, err
+	}
+	if folder == Inbox {
+		names = WithoutTwins(t, id, names)
 	}
 	messages := map[string]bool{}
 	for _, n := range names {

@@ -110,13 +110,14 @@ func readText(t *fsutil.Tree, rel string) string {
 
 // Projection is the "message" object of `message read --json`: optional
 // keys are omitted when empty (tags) or invalid (priority).
+// The jsonschema tags describe the fields in the MCP tools' output schemas.
 type Projection struct {
-	From      string   `json:"from"`
-	Body      string   `json:"body"`
-	Subject   string   `json:"subject,omitempty"`
-	InReplyTo string   `json:"inReplyTo,omitempty"`
-	Tags      []string `json:"tags,omitempty"`
-	Priority  string   `json:"priority,omitempty"`
+	From      string   `json:"from" jsonschema:"The sender's agent name; outside for a file dropped in by hand, empty when the file names none."`
+	Body      string   `json:"body" jsonschema:"The message text (the whole file when it has no header)."`
+	Subject   string   `json:"subject,omitempty" jsonschema:"The subject, when there is one."`
+	InReplyTo string   `json:"inReplyTo,omitempty" jsonschema:"The filename of the message this one answers, when it answers one."`
+	Tags      []string `json:"tags,omitempty" jsonschema:"The sender's labels, when there are any."`
+	Priority  string   `json:"priority,omitempty" jsonschema:"low, normal or high, when the sender set one."`
 }
 
 // Project parses the text of the file name. Outside and untyped files

@@ -20,14 +20,15 @@ type Query struct {
 }
 
 // Hit is one message that matched, with the first line that did.
+// The jsonschema tags describe the fields in the MCP tool's output schema.
 type Hit struct {
-	Agent    string `json:"agent"`
-	Folder   string `json:"folder"`
-	Filename string `json:"filename"`
-	TS       int64  `json:"ts"`
-	From     string `json:"from"`
-	Subject  string `json:"subject"`
-	Line     string `json:"line"` // the matched line: the subject's or the body's first
+	Agent    string `json:"agent" jsonschema:"The agent whose folder holds the message."`
+	Folder   string `json:"folder" jsonschema:"inbox or archive."`
+	Filename string `json:"filename" jsonschema:"The message's filename, for st_msg_read."`
+	TS       int64  `json:"ts" jsonschema:"When it was sent, in unix milliseconds."`
+	From     string `json:"from" jsonschema:"Its sender."`
+	Subject  string `json:"subject" jsonschema:"Its subject (empty when none)."`
+	Line     string `json:"line" jsonschema:"The first line that matched: the subject, or else a body line, cut after 200 bytes."`
 }
 
 // lineChars caps a matched line in a hit.
@@ -67,6 +68,9 @@ func searchFolder(t *fsutil.Tree, agent, folder, needle string, q Query) []Hit {
 		if message.IsCanonical(n) && (q.Since == 0 || message.Timestamp(n) >= q.Since) {
 			keep = append(keep, n)
 		}
+	}
+	if folder == Inbox {
+		keep = WithoutTwins(t, agent, keep)
 	}
 	var mu sync.Mutex
 	var hits []Hit

@@ -10,6 +10,7 @@ import (
 
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/message"
 	"github.com/smalltalk-go/st/watch"
 )
@@ -61,23 +62,48 @@ func (s *server) deliverNew(ctx context.Context, seen map[string]bool) {
 			fresh = append(fresh, n)
 		}
 	}
+	// An archived twin a sync brought back is not news.
+	fresh = inbox.WithoutTwins(t, s.cfg.Agent, fresh)
 	slices.Sort(fresh)
 	for _, n := range fresh {
 		if ctx.Err() != nil {
 			return
 		}
 		seen[n] = true
-		data, err := inbox.ReadFile(t, rel+"/"+n, s.cfg.MaxMessageBytes)
-		if err != nil {
-			s.debugf("skip %s: %v", n, err)
+		f, ok := s.pushFrame(t, rel, n)
+		if !ok {
 			continue
 		}
-		if err := s.sendFrame(ctx, s.messageFrame(n, string(data))); err != nil {
+		if err := s.sendFrame(ctx, f); err != nil {
 			s.debugf("notify %s failed: %v", n, err)
 			continue
 		}
 		s.debugf("notified %s", n)
 	}
+}
+
+// pushFrame is the frame that announces inbox file name of folder rel:
+// the message itself, or, for one over the maximum message size, its
+// header with a note in place of the body, so the model still learns it
+// arrived and how to read it. ok is false when it cannot be read.
+func (s *server) pushFrame(t *fsutil.Tree, rel, name string) (f frame, ok bool) {
+	data, err := inbox.ReadFile(t, rel+"/"+name, s.cfg.MaxMessageBytes)
+	if sterr.CodeOf(err) == sterr.MessageTooLarge {
+		head, ok := inbox.ReadHead(t, rel+"/"+name)
+		if !ok {
+			return frame{}, false
+		}
+		s.debugf("%s: %v", name, err)
+		text := inbox.Text(head)
+		_, body, _ := message.Parse(text) // a small file's head is all of it
+		note := "[" + err.Error() + "; read it with `st message read " + name + "`]\n"
+		return s.messageFrame(name, text[:len(text)-len(body)]+note), true
+	}
+	if err != nil {
+		s.debugf("skip %s: %v", name, err)
+		return frame{}, false
+	}
+	return s.messageFrame(name, string(data)), true
 }
 
 // messageFrame builds the channel frame for inbox file name with text.

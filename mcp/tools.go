@@ -17,9 +17,9 @@ import (
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
-// tool describes one tool: the texts upstream shows to models and its
-// handler, which returns the summary
-// line and the structured result, or an error.
+// tool describes one tool: the title and description shown to models
+// (ours, in our own words; texts_test.go checks them) and its handler,
+// which returns the summary line and the structured result, or an error.
 type tool[In, Out any] struct {
 	name, title, description string
 	effect                   effect             // what a call does to the store
@@ -312,9 +312,8 @@ func str(p *string) string {
 	return *p
 }
 
-// addTools registers the 13 tools, the 3 reservation tools, search and ack,
-// and
-// st_msg_reply in channel mode.
+// addTools registers the 13 tools of the contract, the 3 reservation
+// tools, search and ack, and st_msg_reply in channel mode.
 func (s *server) addTools() {
 	s.addSend()
 	s.addMessageTools()

@@ -12,71 +12,74 @@ import (
 )
 
 type lsIn struct {
-	Identity   *string `json:"identity,omitempty" jsonschema:"Whose inbox/archive to list. Defaults to $ST_AGENT."`
-	Archive    *bool   `json:"archive,omitempty" jsonschema:"When true, list <identity>/archive/ instead of inbox/."`
-	Since      *int64  `json:"since,omitempty" jsonschema:"Filter to filenames whose <unix-ms> prefix is >= this value."`
-	FromFilter *string "json:\"fromFilter,omitempty\" jsonschema:\"Filter to messages whose `from:` frontmatter equals this identity.\""
+	Identity   *string `json:"identity,omitempty" jsonschema:"Whose folder to list. Default: you (the server's agent, $ST_AGENT)."`
+	Archive    *bool   `json:"archive,omitempty" jsonschema:"true lists archive/ (messages already handled) instead of inbox/. Default false."`
+	Since      *int64  `json:"since,omitempty" jsonschema:"Only messages sent at or after this time, in unix milliseconds (a file st did not name counts from its modification time)."`
+	FromFilter *string `json:"fromFilter,omitempty" jsonschema:"Only messages whose sender is exactly this agent; the value outside keeps the .md files that were dropped in by hand."`
 }
 
 type lsOut struct {
-	Matches  []string `json:"matches" jsonschema:"Matching filenames in chronological order."`
-	Archive  bool     `json:"archive" jsonschema:"Whether the listing was against archive/ (vs inbox/)."`
-	Identity string   `json:"identity" jsonschema:"Resolved identity that was listed."`
+	Matches  []string `json:"matches" jsonschema:"The filenames in name order, which is oldest first for st's <unix-ms>-<rand6>.md names."`
+	Archive  bool     `json:"archive" jsonschema:"true when archive/ was listed, false for inbox/."`
+	Identity string   `json:"identity" jsonschema:"The agent whose folder was listed."`
 }
 
 type readIn struct {
-	Filename    string  "json:\"filename\" jsonschema:\"Message filename (LAYOUT-004 grammar, or an off-format `.md` delivered as an 'outside' message). Required.\""
-	Identity    *string `json:"identity,omitempty" jsonschema:"Whose folder to read from. Defaults to $ST_AGENT."`
-	FromArchive *bool   `json:"fromArchive,omitempty" jsonschema:"When true, prefer archive/ first (auto-falls back to inbox)."`
+	Filename    string  `json:"filename" jsonschema:"The filename as st_msg_ls lists it: <unix-ms>-<rand6>.md, or the name of a .md file dropped in by hand."`
+	Identity    *string `json:"identity,omitempty" jsonschema:"Whose folders to look in. Default: you (the server's agent, $ST_AGENT)."`
+	FromArchive *bool   `json:"fromArchive,omitempty" jsonschema:"true looks in archive/ before inbox/. Default false: inbox/ first. Both are searched either way."`
 }
 
 // located is a message with where it was found: st_msg_read's result and
 // one entry of st_msg_thread's.
 type located struct {
-	Filename string           `json:"filename"`
-	Identity string           `json:"identity"`
-	Folder   string           `json:"folder" jsonschema:"inbox or archive"`
-	Message  inbox.Projection `json:"message"`
+	Filename string           `json:"filename" jsonschema:"The message's filename."`
+	Identity string           `json:"identity" jsonschema:"The agent whose folder holds it."`
+	Folder   string           `json:"folder" jsonschema:"Where it was found: inbox (not handled yet) or archive."`
+	Message  inbox.Projection `json:"message" jsonschema:"The parsed message. Keys that the message does not set are left out."`
 }
 
 type archiveIn struct {
-	Filename string  "json:\"filename\" jsonschema:\"Message filename (LAYOUT-004 grammar, or an off-format `.md` delivered as an 'outside' message). Required.\""
-	Identity *string `json:"identity,omitempty" jsonschema:"Whose folder to archive within. Defaults to $ST_AGENT."`
+	Filename string  `json:"filename" jsonschema:"The filename as st_msg_ls lists it: <unix-ms>-<rand6>.md, or the name of a .md file dropped in by hand."`
+	Identity *string `json:"identity,omitempty" jsonschema:"Whose inbox to archive from. Default: you (the server's agent, $ST_AGENT)."`
 }
 
 type archiveOut struct {
-	Filename string `json:"filename"`
-	Identity string `json:"identity"`
-	Outcome  string `json:"outcome" jsonschema:"'moved' = case-4 clean rename, 'idempotent' = already archived (case 0 or case 2 byte-identical twin)."`
+	Filename string `json:"filename" jsonschema:"The message's filename."`
+	Identity string `json:"identity" jsonschema:"The agent whose message it is."`
+	Outcome  string `json:"outcome" jsonschema:"moved: this call moved it from inbox/ to archive/. idempotent: it was archived already (an identical copy left in inbox/ is removed)."`
 }
 
 type threadIn struct {
-	Filename string  `json:"filename" jsonschema:"Seed filename (LAYOUT-004 grammar). Required."`
-	Identity *string `json:"identity,omitempty" jsonschema:"Identity slot (mostly a validation hint — the walk is global). Defaults to $ST_AGENT."`
-	Tree     *bool   `json:"tree,omitempty" jsonschema:"When true, return depth-indented hierarchical view (vs flat chronological default)."`
+	Filename string  `json:"filename" jsonschema:"Any message of the conversation, by its filename <unix-ms>-<rand6>.md."`
+	Identity *string `json:"identity,omitempty" jsonschema:"An agent of this store; checked, but the search covers every agent's folders anyway. Default: you (the server's agent, $ST_AGENT)."`
+	Tree     *bool   `json:"tree,omitempty" jsonschema:"true returns conversation order: the messages it answers from the first one down, then its replies depth-first, each after the one it answers. Default false: oldest first."`
 }
 
 type threadOut struct {
-	Messages []located `json:"messages"`
+	Messages []located `json:"messages" jsonschema:"The conversation's messages, each parsed, with the agent and folder it was found in."`
 }
 
 type replyIn struct {
-	Thread  string  "json:\"thread\" jsonschema:\"Filename of the message you are replying to (LAYOUT-004 grammar). The recipient is derived from that message's `from:` field.\""
-	Body    string  `json:"body" jsonschema:"Reply body. Must be non-empty."`
-	Subject *string "json:\"subject,omitempty\" jsonschema:\"Optional subject. If omitted, derived as `re: <original-subject>` from the threaded message (or omitted entirely if the original had no subject).\""
+	Thread  string  `json:"thread" jsonschema:"Filename of the message you answer (<unix-ms>-<rand6>.md), for example the messageFilename of a channel notification."`
+	Body    string  `json:"body" jsonschema:"Your reply, in Markdown. Must not be empty."`
+	Subject *string `json:"subject,omitempty" jsonschema:"Subject of the reply. Default: re: followed by the original's subject, or none when it had none."`
 }
 
 type replyOut struct {
-	Filename string `json:"filename" jsonschema:"The new <unix-ms>-<rand6>.md filename written into the recipient's inbox."`
-	Identity string "json:\"identity\" jsonschema:\"Recipient identity (the original `from`).\""
+	Filename string `json:"filename" jsonschema:"The reply's filename, <unix-ms>-<rand6>.md, in the recipient's inbox."`
+	Identity string `json:"identity" jsonschema:"The recipient: the sender of the message you answered."`
 }
 
 func (s *server) addMessageTools() {
 	add(s, tool[lsIn, lsOut]{
-		name:        "st_msg_ls",
-		title:       "List inbox or archive",
-		description: "Equivalent to `st message ls`. List filenames in <identity>/inbox/ (or <identity>/archive/ with archive=true). Filterable by --since (filename ts) and fromFilter (frontmatter `from:`).",
-		effect:      reads,
+		name:  "st_msg_ls",
+		title: "List the messages in an inbox or archive",
+		description: "List the message filenames in an agent's inbox, or its archive with archive=true (the CLI's `st message ls`). " +
+			"The inbox holds what is still to handle; the archive what was handled. st names messages <unix-ms>-<rand6>.md, so the list is oldest first. " +
+			"Only names are returned: read each with st_msg_read. Changes nothing. " +
+			"Errors: INVALID_IDENTITY (identity or fromFilter is not a valid name), IDENTITY_NOT_HOSTED (no such agent in this store).",
+		effect: reads,
 		run: func(in lsIn) (string, lsOut, error) {
 			var f inbox.Filter
 			if in.FromFilter != nil {
@@ -113,10 +116,15 @@ func (s *server) addMessageTools() {
 		},
 	})
 	add(s, tool[readIn, located]{
-		name:        "st_msg_read",
-		title:       "Read one smalltalk message",
-		description: "Equivalent to `st message read`. Return the parsed message at <identity>/inbox/<filename> (or archive, with auto-fallback). identity defaults to $ST_AGENT.",
-		effect:      reads,
+		name:  "st_msg_read",
+		title: "Read one message",
+		description: "Return one message parsed into sender, body and, when set, subject, inReplyTo, tags and priority, with the folder it was found in (the CLI's `st message read`). " +
+			"Looks in the agent's inbox, then its archive. Reading does not archive: call st_msg_archive when the message is handled. " +
+			"A .md file dropped in by hand reads with from set to outside. " +
+			"Errors: INVALID_FILENAME, MESSAGE_NOT_FOUND (in neither folder: check the name with st_msg_ls), " +
+			"MESSAGE_TOO_LARGE (the file exceeds ST_MAX_MESSAGE_BYTES, 4 MiB by default: read it from disk instead), " +
+			"INVALID_IDENTITY (a bad identity, or the file names an invalid sender), IDENTITY_NOT_HOSTED.",
+		effect: reads,
 		run: func(in readIn) (string, located, error) {
 			id, err := s.agent(in.Identity)
 			if err != nil {
@@ -146,9 +154,12 @@ func (s *server) addMessageTools() {
 		},
 	})
 	add(s, tool[archiveIn, archiveOut]{
-		name:        "st_msg_archive",
-		title:       "Archive a smalltalk message",
-		description: "Equivalent to `st message archive`. Move <identity>/inbox/<filename> to <identity>/archive/<filename>. Idempotent on a byte-identical twin; refuses on divergent twin (ARCHIVE_CONFLICT).",
+		name:  "st_msg_archive",
+		title: "Archive a handled message",
+		description: "Move a message from the agent's inbox to its archive once it is handled (the CLI's `st message archive`); it stays readable there. " +
+			"Safe to repeat: archiving an archived message succeeds with outcome idempotent. " +
+			"An archive copy is never replaced: when the inbox and archive hold different files of that name, the call fails with ARCHIVE_CONFLICT and changes nothing (compare the two files before deciding). " +
+			"Other errors: INVALID_FILENAME, MESSAGE_NOT_FOUND (in neither folder), INVALID_IDENTITY, IDENTITY_NOT_HOSTED.",
 		// Moves the message to the archive, whose copy is never replaced:
 		// nothing is lost, and archiving again changes nothing.
 		effect: effect{idempotent: true},
@@ -179,10 +190,14 @@ func (s *server) addMessageTools() {
 		},
 	})
 	add(s, tool[threadIn, threadOut]{
-		name:        "st_msg_thread",
-		title:       "Walk a smalltalk thread",
-		description: "Equivalent to `st message thread`. Return every message reachable from <filename> via in-reply-to (both directions, cross-identity). Default = flat chronological; tree=true preserves the depth-indented hierarchy.",
-		effect:      reads,
+		name:  "st_msg_thread",
+		title: "Show a whole conversation",
+		description: "Collect the conversation a message belongs to (the CLI's `st message thread`): the messages it answers, back to the first one, and every reply to it, direct or indirect, " +
+			"found in every agent's inbox and archive in this store. Each comes parsed, with the agent and folder it was found in. " +
+			"Oldest first by default; tree=true gives conversation order. Changes nothing. " +
+			"Errors: INVALID_FILENAME (give a <unix-ms>-<rand6>.md name), MESSAGE_NOT_FOUND, " +
+			"MESSAGE_TOO_LARGE (a message exceeds ST_MAX_MESSAGE_BYTES, 4 MiB by default), INVALID_IDENTITY (a message names an invalid sender).",
+		effect: reads,
 		run: func(in threadIn) (string, threadOut, error) {
 			if !message.IsCanonical(in.Filename) {
 				return "", threadOut{}, sterr.InvalidName(in.Filename)
@@ -238,9 +253,14 @@ func project(name, text string) (inbox.Projection, error) {
 
 func (s *server) addReply() {
 	add(s, tool[replyIn, replyOut]{
-		name:        "st_msg_reply",
-		title:       "Reply to a smalltalk message",
-		description: "Channel-mode-only. Write a reply to <thread>'s sender. Equivalent to `st_msg_send` with `to` derived from the original's `from:` field, `inReplyTo: <thread>`, and a default `subject` of `re: <original-subject>`.",
+		name:  "st_msg_reply",
+		title: "Reply to a message",
+		description: "Answer a message (the CLI's `st message reply`): the reply goes from you (the server's agent) to the original's sender, marked as answering it so that it joins the conversation, " +
+			"with the subject re: <original subject> unless you give one. " +
+			"The original is looked up in your inbox, your archive, then other agents' archives. Every call sends one more message. " +
+			"Returns the reply's filename and recipient. " +
+			"Errors: INVALID_FILENAME, EMPTY_BODY, MESSAGE_NOT_FOUND, INVALID_IDENTITY (the original's sender is not a valid name: use st_msg_send), " +
+			"MESSAGE_TOO_LARGE (the reply would exceed ST_MAX_MESSAGE_BYTES, 4 MiB by default).",
 		// Like st_msg_send: a new message per call.
 		effect: effect{},
 		run: func(in replyIn) (string, replyOut, error) {

@@ -21,18 +21,18 @@ type reserveIn struct {
 
 // reservationOut is one reservation as the tools return it.
 type reservationOut struct {
-	ID       string `json:"id"`
-	Agent    string `json:"agent"`
+	ID       string `json:"id" jsonschema:"The reservation's identifier."`
+	Agent    string `json:"agent" jsonschema:"Who holds it."`
 	Repo     string `json:"repo" jsonschema:"The git repository's top level, absolute."`
-	Pattern  string `json:"pattern" jsonschema:"Relative to repo."`
+	Pattern  string `json:"pattern" jsonschema:"The path or glob reserved, relative to repo."`
 	Mode     string `json:"mode" jsonschema:"exclusive or shared."`
-	Reason   string `json:"reason"`
-	Expires  string `json:"expires" jsonschema:"RFC 3339, UTC."`
+	Reason   string `json:"reason" jsonschema:"Why the holder reserved it (empty when not given)."`
+	Expires  string `json:"expires" jsonschema:"When it lapses unless renewed, RFC 3339 in UTC."`
 	Conflict bool   `json:"conflict,omitempty" jsonschema:"Clashes with another reservation: two machines granted both before a sync brought them together."`
 }
 
 type reservationsOut struct {
-	Reservations []reservationOut `json:"reservations"`
+	Reservations []reservationOut `json:"reservations" jsonschema:"The reservations granted, released or listed."`
 }
 
 type releaseIn struct {
@@ -79,10 +79,11 @@ func (s *server) addReserveTools() {
 	add(s, tool[reserveIn, reservationsOut]{
 		name:  "st_reserve",
 		title: "Reserve files of this repository",
-		description: "Equivalent to `st reserve`. Reserve files, folders or globs of the git repository you work in, so other agents keep off them: " +
+		description: "Reserve files, folders or globs of the git repository you work in, so that other agents keep off them (the CLI's `st reserve`): " +
 			"an exclusive reservation refuses their overlapping reservations and, through st's hooks, their edits and commits. " +
-			"All paths are granted or none; a refusal names the holder, the reason and the expiry (then message them, or work elsewhere). " +
-			"Release when done (st_release).",
+			"All paths are granted or none. A refusal, RESERVATION_CONFLICT, names each holder, the reason and the expiry: message them, or work elsewhere. " +
+			"Reserving a path you already hold renews it. Release when done (st_release); otherwise it lapses after ttl. " +
+			"Other errors: INVALID_DURATION (ttl), NOT_IN_REPOSITORY (a path outside any git repository), and a plain error for paths in two repositories.",
 		effect: effect{},
 		run: func(in reserveIn) (string, reservationsOut, error) {
 			repo, pats, err := patterns(in.Paths)
@@ -120,10 +121,11 @@ func (s *server) addReserveTools() {
 		},
 	})
 	add(s, tool[releaseIn, reservationsOut]{
-		name:        "st_release",
-		title:       "Release your reservations",
-		description: "Equivalent to `st release`. Release your reservations of the given paths or globs (as reserved) in the repository you work in, or with all every reservation you hold. Releasing what you do not hold is no error. Returns what was released.",
-		effect:      effect{destructive: true, idempotent: true},
+		name:  "st_release",
+		title: "Release your reservations",
+		description: "Give back your reservations (the CLI's `st release`): those of the given paths or globs, written as when reserved, in the repository you work in; or, with all=true, every one you hold. " +
+			"Releasing what you do not hold is no error, so a repeat is harmless. Returns what was released. Give paths or all, not both.",
+		effect: effect{destructive: true, idempotent: true},
 		run: func(in releaseIn) (string, reservationsOut, error) {
 			all := in.All != nil && *in.All
 			if all == (len(in.Paths) > 0) {
@@ -149,10 +151,11 @@ func (s *server) addReserveTools() {
 		},
 	})
 	add(s, tool[reservationsIn, reservationsOut]{
-		name:        "st_reservations",
-		title:       "List active reservations",
-		description: "Equivalent to `st reservations`. List every agent's active reservations (or one agent's), oldest first: who holds which pattern of which repository, exclusive or shared, why and until when. Check it before starting on files others may be editing.",
-		effect:      reads,
+		name:  "st_reservations",
+		title: "List active reservations",
+		description: "List the active reservations of every agent, or of one, oldest first (the CLI's `st reservations`): who holds which path or glob of which repository, exclusive or shared, why and until when. " +
+			"Check it before starting on files others may be editing. A reservation marked conflict clashes with another one granted on a different machine before st sync met them. Changes nothing.",
+		effect: reads,
 		run: func(in reservationsIn) (string, reservationsOut, error) {
 			if in.Agent != nil && *in.Agent != "" {
 				if err := layout.CheckAgent(*in.Agent); err != nil {

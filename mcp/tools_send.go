@@ -10,25 +10,31 @@ import (
 )
 
 type sendIn struct {
-	To        string   `json:"to" jsonschema:"Recipient identity (LAYOUT-004 grammar)"`
-	Body      string   `json:"body" jsonschema:"Message body (markdown). Required."`
-	From      *string  `json:"from,omitempty" jsonschema:"Sender identity. Defaults to $ST_AGENT."`
-	Subject   *string  `json:"subject,omitempty" jsonschema:"Optional subject line."`
-	InReplyTo *string  `json:"inReplyTo,omitempty" jsonschema:"Filename of the message being replied to (LAYOUT filename grammar)."`
-	Tags      []string `json:"tags,omitempty" jsonschema:"Optional list of tag strings."`
-	Priority  *string  `json:"priority,omitempty" jsonschema:"Optional priority hint."`
+	To        string   `json:"to" jsonschema:"Recipient agent name: lowercase letters, digits, dots and hyphens (for example bob). st_agents lists the agents."`
+	Body      string   `json:"body" jsonschema:"The message text, in Markdown. Must not be empty."`
+	From      *string  `json:"from,omitempty" jsonschema:"Sender agent name. Default: you (the server's agent, $ST_AGENT). It must be an agent of this store."`
+	Subject   *string  `json:"subject,omitempty" jsonschema:"A one-line subject. Default: none."`
+	InReplyTo *string  `json:"inReplyTo,omitempty" jsonschema:"Filename of the message this one answers (<unix-ms>-<rand6>.md), which puts it in that conversation."`
+	Tags      []string `json:"tags,omitempty" jsonschema:"Labels for the message, one per item; each is trimmed and empty ones are dropped (commas do not split an item)."`
+	Priority  *string  `json:"priority,omitempty" jsonschema:"How urgent it is: low, normal or high. Default: none given."`
 }
 
 type sentOut struct {
-	Filename string `json:"filename" jsonschema:"The generated <unix-ms>-<rand6>.md filename."`
-	Identity string `json:"identity" jsonschema:"The recipient identity the file was written under."`
+	Filename string `json:"filename" jsonschema:"The new message's filename, <unix-ms>-<rand6>.md: the name to use as inReplyTo or with st_msg_thread."`
+	Identity string `json:"identity" jsonschema:"The recipient, whose inbox now holds the message."`
 }
 
 func (s *server) addSend() {
 	add(s, tool[sendIn, sentOut]{
-		name:        "st_msg_send",
-		title:       "Send a smalltalk message",
-		description: "Equivalent to `st message send`. Write a new message to <to>/inbox/. The act of writing IS the send; sync moves the file across machines later. A recipient with no folder yet is created, and the result adds a note naming the closest existing agent (a likely typo).",
+		name:  "st_msg_send",
+		title: "Send a message to another agent",
+		description: "Deliver a new message to an agent's inbox (the CLI's `st message send`). The file is written at once; `st sync` carries it to other machines. " +
+			"Every call sends one more message, so do not repeat a call that succeeded. " +
+			"A recipient with no folder yet gets one, and the summary then warns that the name may be a typo, naming the closest existing agent. " +
+			"Returns the new filename and the recipient. " +
+			"Errors: INVALID_IDENTITY (to or from is not a valid name), IDENTITY_NOT_HOSTED (from is not an agent of this store), " +
+			"INVALID_FILENAME (inReplyTo), EMPTY_BODY, MESSAGE_TOO_LARGE (the message file would exceed ST_MAX_MESSAGE_BYTES, 4 MiB by default: " +
+			"send a shorter body, for example the path of a file holding the rest).",
 		// A new file in the recipient's inbox per call: nothing is
 		// replaced, and a repeat sends the message again.
 		effect: effect{},

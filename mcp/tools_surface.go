@@ -7,8 +7,8 @@ import (
 )
 
 type agentsIn struct {
-	Status *string "json:\"status,omitempty\" jsonschema:\"Filter to agents whose effective status matches. `unknown` is the derived state when a peer's status-file mtime is older than ~15 minutes. Default: all.\""
-	Enrich *bool   `json:"enrich,omitempty" jsonschema:"Include lastActivity and inbox unread count per agent."`
+	Status *string `json:"status,omitempty" jsonschema:"Only the agents in this state. unknown means the agent has not refreshed its status for over 15 minutes. Default: every agent."`
+	Enrich *bool   `json:"enrich,omitempty" jsonschema:"true adds each agent's lastActivity and the number of messages in its inbox. Default false."`
 }
 
 // agentsOut is st_agents' result: agents.Agent items, or agents.Enriched
@@ -19,24 +19,28 @@ type agentsOut struct {
 
 // agentItem describes one member for the output schema only.
 type agentItem struct {
-	Identity     string   `json:"identity"`
-	Status       string   `json:"status"`
-	Name         *string  `json:"name"`
-	LastActivity *float64 `json:"lastActivity,omitempty" jsonschema:"Newest mtime under <agent>/ across inbox/archive/status. Enriched only."`
-	Inbox        *int     `json:"inbox,omitempty" jsonschema:"Count of valid-grammar files in <agent>/inbox/. Enriched only."`
+	Identity     string   `json:"identity" jsonschema:"The agent's name, to use as to in st_msg_send."`
+	Status       string   `json:"status" jsonschema:"The state it set (offline, available, busy, away, dnd), or unknown when it has not refreshed it for over 15 minutes; offline when it never set one."`
+	Name         *string  `json:"name" jsonschema:"Its display name, or null when it has none."`
+	LastActivity *float64 `json:"lastActivity,omitempty" jsonschema:"With enrich: when its inbox, archive or status last changed, in unix milliseconds (null when never)."`
+	Inbox        *int     `json:"inbox,omitempty" jsonschema:"With enrich: how many messages wait in its inbox."`
 }
 
 type agentsSchema struct {
-	Members []agentItem "json:\"members\" jsonschema:\"Agents under $ST_ROOT, sorted alphabetically. (Field name `members` kept for back-compat; renames to `agents` in a follow-up.)\""
+	Members []agentItem `json:"members" jsonschema:"The agents of this store, sorted by name."`
 }
 
 func (s *server) addAgents() {
 	add(s, tool[agentsIn, agentsOut]{
-		name:        "st_agents",
-		title:       "Enumerate smalltalk agents",
-		description: "Equivalent to `st agents`. Enumerate agents present in $ST_ROOT with their effective status. Pass `enrich: true` to include `lastActivity` and inbox unread count per agent. Useful for peer discovery before sending — call this when you need to know who's available to message.",
-		effect:      reads,
-		outSchema:   outputSchema[agentsSchema](),
+		name:  "st_agents",
+		title: "List the agents and their status",
+		description: "List every agent of this store, sorted by name, with its status and display name (the CLI's `st agents`). " +
+			"Call it to learn who exists and who is around before you send a message. " +
+			"A status is what the agent last set, or unknown when it has not refreshed it for over 15 minutes (it may be gone). " +
+			"enrich=true adds when each agent was last active and how many messages wait in its inbox; status keeps only the agents in one state. " +
+			"Changes nothing.",
+		effect:    reads,
+		outSchema: outputSchema[agentsSchema](),
 		run: func(in agentsIn) (string, agentsOut, error) {
 			t := s.readTree()
 			defer closeTree(t)
@@ -51,65 +55,69 @@ func (s *server) addAgents() {
 }
 
 type resourceAddIn struct {
-	URL      string   "json:\"url\" jsonschema:\"URL the resource points at. Required. Must contain a scheme (e.g. `https://`, `pty://`).\""
-	Title    *string  `json:"title,omitempty" jsonschema:"Optional one-line title."`
-	Tags     []string `json:"tags,omitempty" jsonschema:"Optional list of tag strings."`
-	Relation *string  "json:\"relation,omitempty\" jsonschema:\"Optional free-form relation between the agent and the URL. Canonical (non-enforced) values: `owns` / `relates-to` / `depends-on`. Never inferred — absent by default. The bare URL stays first-class.\""
-	Body     *string  `json:"body,omitempty" jsonschema:"Optional markdown description body."`
+	URL      string   `json:"url" jsonschema:"The address to publish: a lowercase scheme, then ://, then the rest (for example https://github.com/o/r/pull/7 or pty://build)."`
+	Title    *string  `json:"title,omitempty" jsonschema:"A one-line title. Default: none."`
+	Tags     []string `json:"tags,omitempty" jsonschema:"Labels; an item may hold several separated by commas. Each is trimmed and empty ones are dropped."`
+	Relation *string  `json:"relation,omitempty" jsonschema:"How you relate to the URL, free text; owns, relates-to and depends-on are the usual words. Default: none."`
+	Body     *string  `json:"body,omitempty" jsonschema:"A longer description, in Markdown. Default: none."`
 }
 
 type resourceAddOut struct {
-	Filename string `json:"filename"`
-	Identity string `json:"identity"`
+	Filename string `json:"filename" jsonschema:"The new resource's filename, <unix-ms>-<rand6>.md, for st_resource_read and st_resource_remove."`
+	Identity string `json:"identity" jsonschema:"You, the agent whose resources/ holds it."`
 }
 
 type resourceLsIn struct {
-	Identity *string `json:"identity,omitempty" jsonschema:"Whose resources to list. Defaults to $ST_AGENT."`
+	Identity *string `json:"identity,omitempty" jsonschema:"Whose resources to list; any agent's may be read. Default: you (the server's agent, $ST_AGENT)."`
 }
 
 type resourceItem struct {
-	Filename string   `json:"filename"`
-	URL      string   `json:"url"`
-	Title    *string  `json:"title"`
-	Tags     []string `json:"tags"`
-	Relation *string  `json:"relation"`
+	Filename string   `json:"filename" jsonschema:"The resource's filename."`
+	URL      string   `json:"url" jsonschema:"The address it records."`
+	Title    *string  `json:"title" jsonschema:"Its title, or null."`
+	Tags     []string `json:"tags" jsonschema:"Its labels (empty when none)."`
+	Relation *string  `json:"relation" jsonschema:"How the owner relates to the URL, or null."`
 }
 
 type resourceLsOut struct {
-	Identity  string         `json:"identity"`
-	Resources []resourceItem `json:"resources"`
+	Identity  string         `json:"identity" jsonschema:"The agent whose resources these are."`
+	Resources []resourceItem `json:"resources" jsonschema:"Its resources, oldest first; unreadable files are skipped."`
 }
 
 type resourceReadIn struct {
-	Filename string  `json:"filename" jsonschema:"Resource filename (LAYOUT-004 grammar)."`
-	Identity *string `json:"identity,omitempty" jsonschema:"Whose resource to read. Defaults to $ST_AGENT."`
+	Filename string  `json:"filename" jsonschema:"The resource's filename as st_resource_ls lists it: <unix-ms>-<rand6>.md."`
+	Identity *string `json:"identity,omitempty" jsonschema:"Whose resource it is; any agent's may be read. Default: you (the server's agent, $ST_AGENT)."`
 }
 
 type resourceReadOut struct {
-	Identity string   `json:"identity"`
-	Filename string   `json:"filename"`
-	URL      string   `json:"url"`
-	Title    *string  `json:"title"`
-	Tags     []string `json:"tags"`
-	Relation *string  `json:"relation"`
-	Body     string   `json:"body"`
+	Identity string   `json:"identity" jsonschema:"The agent whose resource it is."`
+	Filename string   `json:"filename" jsonschema:"The resource's filename."`
+	URL      string   `json:"url" jsonschema:"The address it records."`
+	Title    *string  `json:"title" jsonschema:"Its title, or null."`
+	Tags     []string `json:"tags" jsonschema:"Its labels (empty when none)."`
+	Relation *string  `json:"relation" jsonschema:"How the owner relates to the URL, or null."`
+	Body     string   `json:"body" jsonschema:"Its description, in Markdown (empty when none)."`
 }
 
 type resourceRemoveIn struct {
-	Filename string `json:"filename" jsonschema:"Resource filename to delete from your own resources/."`
+	Filename string `json:"filename" jsonschema:"The filename of one of your own resources (<unix-ms>-<rand6>.md), as st_resource_ls lists it."`
 }
 
 type resourceRemoveOut struct {
-	Identity string `json:"identity"`
-	Filename string `json:"filename"`
-	Removed  bool   `json:"removed"`
+	Identity string `json:"identity" jsonschema:"You, the owner."`
+	Filename string `json:"filename" jsonschema:"The resource removed."`
+	Removed  bool   `json:"removed" jsonschema:"Always true: a call that removes nothing fails instead."`
 }
 
 func (s *server) addResourceTools() {
 	add(s, tool[resourceAddIn, resourceAddOut]{
-		name:        "st_resource_add",
-		title:       "Add a resource (annotated URL)",
-		description: "Equivalent to `st resource add`. Write a new resource file under the agent's own resources/ folder. URL is required; title/tags/body are optional. The act of writing IS the publish; sync surfaces it to peers later.",
+		name:  "st_resource_add",
+		title: "Publish a link to share (a resource)",
+		description: "Record a URL with an optional title, labels, relation and description in your own resources/ folder, where every agent can read it (the CLI's `st resource add`). " +
+			"Use it to point peers at something you own or follow: a pull request, a document, a terminal session. " +
+			"st sync carries it to other machines. Every call adds a new resource, even for the same URL. " +
+			"Returns its filename. Errors: INVALID_RESOURCE_URL (no lowercase scheme followed by ://), " +
+			"MESSAGE_TOO_LARGE (the file would pass the maximum message size, ST_MAX_MESSAGE_BYTES, 4 MiB by default: shorten the description).",
 		// A new resource file per call; nothing is replaced.
 		effect: effect{},
 		run: func(in resourceAddIn) (string, resourceAddOut, error) {
@@ -125,13 +133,17 @@ func (s *server) addResourceTools() {
 				return "", resourceAddOut{}, err
 			}
 			defer t.Close()
-			fn, err := resource.Add(t, id, resource.Resource{
+			r := resource.Resource{
 				URL:      in.URL,
 				Title:    str(in.Title),
 				Tags:     resource.SplitTags(in.Tags...),
 				Relation: str(in.Relation),
 				Body:     []byte(str(in.Body)),
-			}, s.cfg.Now())
+			}
+			if err := resource.CheckSize(r, s.cfg.MaxMessageBytes); err != nil {
+				return "", resourceAddOut{}, err
+			}
+			fn, err := resource.Add(t, id, r, s.cfg.Now())
 			if err != nil {
 				return "", resourceAddOut{}, err
 			}
@@ -139,10 +151,12 @@ func (s *server) addResourceTools() {
 		},
 	})
 	add(s, tool[resourceLsIn, resourceLsOut]{
-		name:        "st_resource_ls",
-		title:       "List an agent's resources",
-		description: "Equivalent to `st resource ls`. Returns parsed resource records (filename + url + title + tags) for the given identity. Identity defaults to $ST_AGENT but any peer is readable.",
-		effect:      reads,
+		name:  "st_resource_ls",
+		title: "List an agent's resources",
+		description: "List the links an agent published, yours by default, each with its filename, URL, title, labels and relation (the CLI's `st resource ls`). " +
+			"Any agent's list may be read; an agent with none gives an empty list. Descriptions are left out: read one with st_resource_read. " +
+			"Changes nothing. Errors: INVALID_IDENTITY.",
+		effect: reads,
 		run: func(in resourceLsIn) (string, resourceLsOut, error) {
 			id, err := s.agent(in.Identity) // grammar only, like upstream
 			if err != nil {
@@ -152,7 +166,7 @@ func (s *server) addResourceTools() {
 			defer closeTree(t)
 			out := resourceLsOut{Identity: id, Resources: []resourceItem{}}
 			for _, fn := range resource.List(t, id) {
-				r, err := resource.Read(t, id, fn)
+				r, err := resource.ReadHeader(t, id, fn)
 				if err != nil {
 					continue // unreadable files are skipped
 				}
@@ -162,10 +176,12 @@ func (s *server) addResourceTools() {
 		},
 	})
 	add(s, tool[resourceReadIn, resourceReadOut]{
-		name:        "st_resource_read",
-		title:       "Read one of an agent's resources",
-		description: "Equivalent to `st resource read`. Returns the parsed Resource (url + title + tags + body). Identity defaults to $ST_AGENT.",
-		effect:      reads,
+		name:  "st_resource_read",
+		title: "Read one resource",
+		description: "Return one published link whole: URL, title, labels, relation and description (the CLI's `st resource read`). Yours by default; any agent's may be read. " +
+			"Changes nothing. Errors: INVALID_FILENAME, RESOURCE_NOT_FOUND (check the name with st_resource_ls), INVALID_IDENTITY, IDENTITY_NOT_HOSTED, " +
+			"MESSAGE_TOO_LARGE (the file passes the maximum message size; st resource read in a shell prints it).",
+		effect: reads,
 		run: func(in resourceReadIn) (string, resourceReadOut, error) {
 			id, err := s.agent(in.Identity)
 			if err != nil {
@@ -179,7 +195,7 @@ func (s *server) addResourceTools() {
 			}
 			t := s.readTree()
 			defer closeTree(t)
-			r, err := resource.Read(t, id, in.Filename)
+			r, err := resource.Read(t, id, in.Filename, s.cfg.MaxMessageBytes)
 			if err != nil {
 				return "", resourceReadOut{}, err
 			}
@@ -190,9 +206,10 @@ func (s *server) addResourceTools() {
 		},
 	})
 	add(s, tool[resourceRemoveIn, resourceRemoveOut]{
-		name:        "st_resource_remove",
-		title:       "Remove one of your own resources",
-		description: "Equivalent to `st resource rm`. Deletes a resource from the agent's own resources/. Single-writer: only the resource owner can remove. Throws RESOURCE_NOT_FOUND if the filename doesn't exist.",
+		name:  "st_resource_remove",
+		title: "Remove one of your resources",
+		description: "Delete one of your own published links (the CLI's `st resource rm`). Only your own resources can be removed; others' are theirs to manage. " +
+			"Errors: INVALID_FILENAME, RESOURCE_NOT_FOUND (no such resource of yours, for example because it was removed already).",
 		// Deletes the resource file; a repeat finds nothing to delete.
 		effect: effect{destructive: true, idempotent: true},
 		run: func(in resourceRemoveIn) (string, resourceRemoveOut, error) {

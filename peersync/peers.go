@@ -3,11 +3,12 @@ package peersync
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
@@ -54,7 +55,7 @@ func ParsePeers(text string) []Peer {
 // readPeers reads <config>/peers.yaml for the --all fan-outs.
 func readPeers(configDir string) ([]Peer, error) {
 	path := filepath.Join(configDir, PeersFile)
-	data, err := os.ReadFile(path)
+	data, err := readPeersFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, sterr.New(sterr.PeersConfigMissing, "no peers configured at "+path,
 			map[string]any{"path": path})
@@ -69,6 +70,13 @@ func readPeers(configDir string) ([]Peer, error) {
 	return peers, nil
 }
 
+// readPeersFile reads peers.yaml as every file of $ST_CONFIG is read: a
+// regular file (through symlinks) of at most layout.MaxConfigBytes, so a
+// FIFO there cannot hang a sync.
+func readPeersFile(path string) ([]byte, error) {
+	return fsutil.ReadConfig(path, layout.MaxConfigBytes)
+}
+
 func configInvalid(path, reason string) error {
 	return sterr.New(sterr.PeersConfigInvalid, reason+": "+path,
 		map[string]any{"path": path, "reason": reason})
@@ -77,7 +85,7 @@ func configInvalid(path, reason string) error {
 // lookupAlias returns the spec of the first entry named name, if any.
 // A missing peers.yaml simply has no aliases.
 func lookupAlias(configDir, name string) (string, bool, error) {
-	data, err := os.ReadFile(filepath.Join(configDir, PeersFile))
+	data, err := readPeersFile(filepath.Join(configDir, PeersFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}

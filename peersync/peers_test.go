@@ -6,10 +6,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
@@ -133,5 +136,33 @@ func TestReadPeersErrors(t *testing.T) {
 	var e *sterr.Error
 	if !errors.As(err, &e) || e.Message != "no peers found in: "+filepath.Join(cfg, PeersFile) || e.Code != sterr.PeersConfigInvalid {
 		t.Errorf("empty: %v", err)
+	}
+}
+
+// peers.yaml is read as every $ST_CONFIG file is: a FIFO there is an
+// error at once, not a hang, and so is a file over layout.MaxConfigBytes.
+func TestReadPeersRefusesFIFOAndHugeFile(t *testing.T) {
+	fifo := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(fifo, PeersFile), 0o666); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	huge := writePeers(t, "box: me@box\n"+strings.Repeat("# padding\n", layout.MaxConfigBytes/10+1))
+	for _, dir := range []string{fifo, huge} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := readPeers(dir)
+			if err == nil {
+				_, _, err = lookupAlias(dir, "box")
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("%s: read without an error", dir)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: reading peers.yaml hangs", dir)
+		}
 	}
 }

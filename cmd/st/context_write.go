@@ -14,9 +14,15 @@ type contextWriteCmd struct {
 }
 
 func (c *contextWriteCmd) Run(a *app) error {
-	body, err := io.ReadAll(a.stdin)
+	// Read one byte past the maximum: a bigger now.md is refused without
+	// holding all of it (the hooks and the MCP tools read no more anyway).
+	limit := a.env.MaxMessageBytes()
+	body, err := io.ReadAll(io.LimitReader(a.stdin, limit+1))
 	if err != nil {
 		return err
+	}
+	if int64(len(body)) > limit {
+		return layout.ErrTooLarge("now.md", -1, limit)
 	}
 	id, t, err := a.openAgentWritable(c.Agent, layout.Strict)
 	if err != nil {

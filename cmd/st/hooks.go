@@ -9,6 +9,7 @@ import (
 	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/jsonobj"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/wiring"
 )
 
 // hooksCmd prints, installs, removes and checks the hook wiring.
@@ -35,11 +36,11 @@ type hooksPathCmd struct {
 }
 
 func (c *hooksPathCmd) Run(a *app) error {
-	family, err := checkFamily(c.For, hooks.Families)
+	family, err := checkFamily(c.For, wiring.Families)
 	if err != nil {
 		return err
 	}
-	info := hooks.PathInfo(family, a.selfPath())
+	info := wiring.PathInfo(family, a.selfPath())
 	if c.JSON {
 		data, err := jsonobj.MarshalIndent(info.JSON())
 		if err != nil {

@@ -5,18 +5,18 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/jsonobj"
+	"github.com/smalltalk-go/st/wiring"
 )
 
 // codexTrustBefore is Codex's trust in our handlers of doc before a
 // change, read from $CODEX_HOME/config.toml.
-func (a *app) codexTrustBefore(path string, doc *jsonobj.Object) []hooks.CodexHookTrust {
-	return hooks.CodexTrust(path, doc, a.selfPath(), a.codexStates())
+func (a *app) codexTrustBefore(path string, doc *jsonobj.Object) []wiring.CodexHookTrust {
+	return wiring.CodexTrust(path, doc, a.selfPath(), a.codexStates())
 }
 
-func (a *app) codexStates() map[string]hooks.HookState {
-	cfg, err := hooks.ReadCodexConfig(filepath.Join(a.codexHome(), "config.toml"))
+func (a *app) codexStates() map[string]wiring.HookState {
+	cfg, err := wiring.ReadCodexConfig(filepath.Join(a.codexHome(), "config.toml"))
 	if err != nil {
 		return nil
 	}
@@ -36,7 +36,7 @@ func (a *app) codexTOMLFiles() []string {
 }
 
 // codexProjectFiles are .codex/<name> in every folder Codex loads one
-// from (hooks.CodexProjectDirs): the working folder's as a relative
+// from (wiring.CodexProjectDirs): the working folder's as a relative
 // path, always, and each parent's up to the project root when it exists.
 func codexProjectFiles(name string) []string {
 	cwd, err := os.Getwd()
@@ -44,7 +44,7 @@ func codexProjectFiles(name string) []string {
 		return []string{filepath.Join(".codex", name)}
 	}
 	var out []string
-	dirs := hooks.CodexProjectDirs(cwd)
+	dirs := wiring.CodexProjectDirs(cwd)
 	for _, dir := range dirs[:len(dirs)-1] {
 		if p := filepath.Join(dir, ".codex", name); exists(p) {
 			out = append(out, p)
@@ -62,14 +62,14 @@ func exists(path string) bool {
 // a trusted hook whose command changed (Codex now skips it), the other
 // files that wire st too (Codex would run st twice), and how to trust
 // the hooks when any needs it.
-func (a *app) codexNotes(path string, before []hooks.CodexHookTrust, doc *jsonobj.Object, install bool) {
-	after := hooks.CodexTrust(path, doc, a.selfPath(), a.codexStates())
-	now := map[string]hooks.CodexHookTrust{}
+func (a *app) codexNotes(path string, before []wiring.CodexHookTrust, doc *jsonobj.Object, install bool) {
+	after := wiring.CodexTrust(path, doc, a.selfPath(), a.codexStates())
+	now := map[string]wiring.CodexHookTrust{}
 	for _, t := range after {
 		now[t.Key] = t
 	}
 	for _, b := range before {
-		if t, ok := now[b.Key]; ok && b.Status == hooks.TrustTrusted && t.Status != hooks.TrustTrusted {
+		if t, ok := now[b.Key]; ok && b.Status == wiring.TrustTrusted && t.Status != wiring.TrustTrusted {
 			fmt.Fprintf(a.stdout, "WARNING: Codex trusted %s as `%s`; it now runs `%s`, which Codex skips until you trust it again.\n",
 				b.Event, b.Command, t.Command)
 		}
@@ -77,16 +77,16 @@ func (a *app) codexNotes(path string, before []hooks.CodexHookTrust, doc *jsonob
 	if !install {
 		return
 	}
-	for _, f := range hooks.OtherCodexWirings(path, append(a.codexHooksFiles(), a.codexTOMLFiles()...), a.selfPath()) {
+	for _, f := range wiring.OtherCodexWirings(path, append(a.codexHooksFiles(), a.codexTOMLFiles()...), a.selfPath()) {
 		fmt.Fprintf(a.stdout, "WARNING: %s wires st's hooks too; Codex runs both, so st would run twice. Remove st's hooks from one of them.\n", f)
 	}
 	trusted := len(after) > 0
 	for _, t := range after {
-		trusted = trusted && t.Status == hooks.TrustTrusted
+		trusted = trusted && t.Status == wiring.TrustTrusted
 	}
 	if trusted {
 		fmt.Fprintln(a.stdout, "Codex already trusts these hooks.")
 		return
 	}
-	fmt.Fprintln(a.stdout, hooks.CodexTrustAdvice)
+	fmt.Fprintln(a.stdout, wiring.CodexTrustAdvice)
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/smalltalk-go/st/hooks"
+	"github.com/smalltalk-go/st/wiring"
 )
 
 // codextrust HOOKS.JSON CONFIG.TOML does what trusting st's hooks in
@@ -19,10 +19,10 @@ func cmdCodextrust(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: codextrust HOOKS.JSON CONFIG.TOML")
 	}
 	path := ts.MkAbs(args[0])
-	s, err := hooks.ReadSettings(path, true)
+	s, err := wiring.ReadSettings(path, true)
 	ts.Check(err)
 	var b strings.Builder
-	for _, t := range hooks.CodexTrust(path, s.Doc, "st", nil) {
+	for _, t := range wiring.CodexTrust(path, s.Doc, "st", nil) {
 		fmt.Fprintf(&b, "\n[hooks.state.%q]\ntrusted_hash = %q\n", t.Key, t.Hash)
 	}
 	f, err := os.OpenFile(ts.MkAbs(args[1]), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/wiring"
 )
 
 // gitFamily is `st hooks install --for git`: the reservation guard as the
@@ -24,16 +24,16 @@ func (a *app) changeGitGuard(install, dryRun bool) error {
 	}
 	if dryRun {
 		if install {
-			a.stdout.Write(hooks.GitGuardScript(a.selfPath()))
+			a.stdout.Write(wiring.GitGuardScript(a.selfPath()))
 		}
 		fmt.Fprintf(a.stderr, "%s hooks: dry run — %s not changed\n", a.name, filepath.Join(dir, "pre-commit"))
 		return nil
 	}
 	var msg string
 	if install {
-		msg, err = hooks.InstallGitGuard(dir, a.selfPath())
+		msg, err = wiring.InstallGitGuard(dir, a.selfPath())
 	} else {
-		msg, err = hooks.UninstallGitGuard(dir)
+		msg, err = wiring.UninstallGitGuard(dir)
 	}
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/jsonobj"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/wiring"
 )
 
 type hooksInstallCmd struct {
@@ -43,28 +44,28 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 		return err
 	}
 	codex := family == hooks.Codex
-	s, err := hooks.ReadSettings(path, codex)
+	s, err := wiring.ReadSettings(path, codex)
 	if err != nil {
 		return sterr.Msg("%s", err.Error())
 	}
 	stBin := a.selfPath()
-	var before []hooks.CodexHookTrust
+	var before []wiring.CodexHookTrust
 	if codex {
 		before = a.codexTrustBefore(path, s.Doc)
 	}
 	var verb string
 	if install {
-		entries := hooks.InstallEntries(family, c.All)
+		entries := wiring.InstallEntries(family, c.All)
 		if codex {
-			hooks.InstallInPlace(s.Doc, entries, stBin)
+			wiring.InstallInPlace(s.Doc, entries, stBin)
 		} else {
-			hooks.Install(s.Doc, entries, stBin)
+			wiring.Install(s.Doc, entries, stBin)
 		}
 		verb = fmt.Sprintf("installed %d st hooks into %s", len(entries), path)
 	} else {
-		uninstall := hooks.Uninstall
+		uninstall := wiring.Uninstall
 		if codex {
-			uninstall = hooks.UninstallInPlace
+			uninstall = wiring.UninstallInPlace
 		}
 		n := uninstall(s.Doc, stBin)
 		if n == 0 {
@@ -91,7 +92,7 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 		return nil
 	}
 	s.StBin = stBin
-	backup, err := hooks.WriteSettings(s, data)
+	backup, err := wiring.WriteSettings(s, data)
 	if err != nil {
 		return err
 	}
@@ -163,7 +164,7 @@ type hooksDoctorCmd struct {
 
 func (c *hooksDoctorCmd) Run(a *app) error {
 	agent, _ := a.env.AgentName()
-	opt := hooks.DoctorOptions{
+	opt := wiring.DoctorOptions{
 		CodexHome: a.codexHome(),
 		Agent:     agent,
 		StBin:     a.selfPath(),
@@ -182,7 +183,7 @@ func (c *hooksDoctorCmd) Run(a *app) error {
 			filepath.Join(".claude", "settings.local.json"),
 		}, a.codexHooksFiles()...)
 	}
-	if hooks.Doctor(opt, a.stdout) {
+	if wiring.Doctor(opt, a.stdout) {
 		return exitCode(exitError)
 	}
 	return nil
@@ -190,8 +191,8 @@ func (c *hooksDoctorCmd) Run(a *app) error {
 
 // storeCheck names the real folders st's hooks write to, as the hooks
 // resolve them (hook.go), for the doctor to check.
-func (a *app) storeCheck() *hooks.StoreCheck {
-	s := &hooks.StoreCheck{Root: a.env.Root(), StateDir: a.env.Get("XDG_STATE_HOME"), StateVar: "XDG_STATE_HOME"}
+func (a *app) storeCheck() *wiring.StoreCheck {
+	s := &wiring.StoreCheck{Root: a.env.Root(), StateDir: a.env.Get("XDG_STATE_HOME"), StateVar: "XDG_STATE_HOME"}
 	if s.StateDir == "" {
 		s.StateDir = filepath.Join(a.env.Home(), ".local", "state")
 		s.StateVar = "XDG_STATE_HOME (unset, so ~/.local/state)"

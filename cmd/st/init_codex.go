@@ -7,16 +7,16 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/wiring"
 )
 
 // initCodex adds or updates st's [mcp_servers.st] table in
-// $CODEX_HOME/config.toml in place (hooks.SetCodexMCP), or prints the
+// $CODEX_HOME/config.toml in place (wiring.SetCodexMCP), or prints the
 // table with --print.
 func (a *app) initCodex(print bool) error {
 	if print {
-		fmt.Fprint(a.stdout, hooks.CodexMCPFragment(a.selfPath()))
+		fmt.Fprint(a.stdout, wiring.CodexMCPFragment(a.selfPath()))
 		return nil
 	}
 	path := filepath.Join(a.codexHome(), "config.toml")
@@ -25,7 +25,7 @@ func (a *app) initCodex(print bool) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return sterr.Msg("st init: could not read %s: %v", path, bareErr(err))
 	}
-	out, err := hooks.SetCodexMCP(path, data, a.selfPath())
+	out, err := wiring.SetCodexMCP(path, data, a.selfPath())
 	if err != nil {
 		return sterr.Msg("st init: %v; %s not changed", err, path)
 	}
@@ -33,7 +33,7 @@ func (a *app) initCodex(print bool) error {
 		fmt.Fprintf(a.stderr, "st init: %s already has st's [mcp_servers.st] table — no changes.\n", path)
 		return nil
 	}
-	backup, err := hooks.WriteSettings(&hooks.Settings{Path: path, Exists: existed, Raw: data}, out)
+	backup, err := wiring.WriteSettings(&wiring.Settings{Path: path, Exists: existed, Raw: data}, out)
 	if err != nil {
 		return err
 	}

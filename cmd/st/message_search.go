@@ -2,9 +2,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/smalltalk-go/st/internal/duration"
 	"strconv"
 	"time"
+
+	"github.com/smalltalk-go/st/internal/duration"
 
 	"github.com/smalltalk-go/st/agents"
 	"github.com/smalltalk-go/st/inbox"

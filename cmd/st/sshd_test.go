@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
 	"github.com/smalltalk-go/st/internal/sshtest"
 )
 

@@ -34,6 +34,13 @@ type reply struct {
 	Status  int    // non-zero: answer with this status and ErrBody
 	ErrBody string // the error's JSON body
 	Items   []item
+	Usage   *usage // the response's token usage; nil: 10 in, 5 out
+}
+
+// usage is a response's token accounting, as the Responses API reports
+// it in response.completed.
+type usage struct {
+	Input, Cached, Output, Reasoning int
 }
 
 // item is one output item: assistant text, or a function call.
@@ -98,11 +105,12 @@ func (m *mockAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
-	stream(w, n, rep.Items)
+	stream(w, n, rep)
 }
 
 // stream writes a response as the Responses API streams it.
-func stream(w io.Writer, n int, items []item) {
+func stream(w io.Writer, n int, rep reply) {
+	items := rep.Items
 	id := fmt.Sprintf("resp_%d", n)
 	event := func(v map[string]any) {
 		data, _ := json.Marshal(v)
@@ -132,9 +140,14 @@ func stream(w io.Writer, n int, items []item) {
 		}
 		event(map[string]any{"type": "response.output_item.done", "output_index": i, "item": done})
 	}
-	event(map[string]any{"type": "response.completed", "response": map[string]any{"id": id,
-		"usage": map[string]any{"input_tokens": 10, "input_tokens_details": nil, "output_tokens": 5,
-			"output_tokens_details": nil, "total_tokens": 15}}})
+	use := map[string]any{"input_tokens": 10, "input_tokens_details": nil, "output_tokens": 5,
+		"output_tokens_details": nil, "total_tokens": 15}
+	if u := rep.Usage; u != nil {
+		use = map[string]any{"input_tokens": u.Input, "input_tokens_details": map[string]any{"cached_tokens": u.Cached},
+			"output_tokens": u.Output, "output_tokens_details": map[string]any{"reasoning_tokens": u.Reasoning},
+			"total_tokens": u.Input + u.Output}
+	}
+	event(map[string]any{"type": "response.completed", "response": map[string]any{"id": id, "usage": use}})
 }
 
 // chunks splits text in two deltas, as a stream would.

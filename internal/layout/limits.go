@@ -3,6 +3,8 @@ package layout
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/smalltalk-go/st/internal/sterr"
 )
 
 // DefaultMaxMessageBytes is the biggest message (the whole file, header
@@ -10,6 +12,11 @@ import (
 // biggest file the dashboard and the MCP read tools show; MaxMessageVar
 // changes it.
 const DefaultMaxMessageBytes = 4 << 20
+
+// MaxConfigBytes bounds each file of $ST_CONFIG (config.yaml,
+// peers.yaml): st's settings take a few hundred bytes, and a bigger file
+// (or a FIFO or device planted there) is not read at all.
+const MaxConfigBytes = 1 << 20
 
 // MaxMessageVar names the variable that sets the maximum message size in
 // bytes.
@@ -37,3 +44,18 @@ func (e *Env) MaxMessageBytes() int64 { return ParseMaxMessageBytes(e.Get(MaxMes
 // TooLargeNote is what a page shows instead of a file of size bytes that
 // is over the maximum it reads.
 func TooLargeNote(size int64) string { return fmt.Sprintf("file too large, %d bytes", size) }
+
+// ErrTooLarge is the error for what (a message, now.md, a decision) of
+// size bytes over limit, the maximum message size; a negative size is not
+// known (input read only up to the limit).
+func ErrTooLarge(what string, size, limit int64) error {
+	over := "more than"
+	details := map[string]any{"limit": limit}
+	if size >= 0 {
+		over = fmt.Sprintf("%d bytes, more than", size)
+		details["size"] = size
+	}
+	return sterr.New(sterr.MessageTooLarge,
+		fmt.Sprintf("%s too large: %s the maximum of %d bytes (set %s to change it)", what, over, limit, MaxMessageVar),
+		details)
+}

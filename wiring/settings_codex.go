@@ -1,6 +1,8 @@
-package hooks
+package wiring
 
-import "github.com/smalltalk-go/st/internal/jsonobj"
+import (
+	"github.com/smalltalk-go/st/internal/jsonobj"
+)
 
 // Codex keys its hook trust by position (event, group index, handler
 // index), so removing a group of ours would move the user's later groups
@@ -15,10 +17,10 @@ import "github.com/smalltalk-go/st/internal/jsonobj"
 // InstallInPlace merges entries into a Codex doc without moving any other
 // group (see above).
 func InstallInPlace(doc *jsonobj.Object, entries []Entry, stBin string) {
-	hooks := hooksObject(doc, true)
+	byEvent := hooksObject(doc, true)
 	placed := make([]bool, len(entries))
-	for _, event := range append([]string{}, hooks.Keys()...) {
-		v, _ := hooks.Get(event)
+	for _, event := range append([]string{}, byEvent.Keys()...) {
+		v, _ := byEvent.Get(event)
 		groups := v.([]any)
 		for gi, g := range groups {
 			group := g.(*jsonobj.Object)
@@ -62,11 +64,11 @@ func InstallInPlace(doc *jsonobj.Object, entries []Entry, stBin string) {
 				}
 			}
 		}
-		setGroups(hooks, event, groups)
+		setGroups(byEvent, event, groups)
 	}
 	for i, e := range entries {
 		if !placed[i] {
-			appendGroup(hooks, e, stBin)
+			appendGroup(byEvent, e, stBin)
 		}
 	}
 }
@@ -74,13 +76,13 @@ func InstallInPlace(doc *jsonobj.Object, entries []Entry, stBin string) {
 // UninstallInPlace removes every handler of ours from a Codex doc without
 // moving any other group, and returns how many it removed.
 func UninstallInPlace(doc *jsonobj.Object, stBin string) int {
-	hooks := hooksObject(doc, false)
-	if hooks == nil {
+	byEvent := hooksObject(doc, false)
+	if byEvent == nil {
 		return 0
 	}
 	removed := 0
-	for _, event := range append([]string{}, hooks.Keys()...) {
-		v, _ := hooks.Get(event)
+	for _, event := range append([]string{}, byEvent.Keys()...) {
+		v, _ := byEvent.Get(event)
 		groups := v.([]any)
 		changed := false
 		for _, g := range groups {
@@ -103,10 +105,10 @@ func UninstallInPlace(doc *jsonobj.Object, stBin string) int {
 			}
 		}
 		if changed {
-			setGroups(hooks, event, groups)
+			setGroups(byEvent, event, groups)
 		}
 	}
-	if removed > 0 && hooks.Len() == 0 {
+	if removed > 0 && byEvent.Len() == 0 {
 		doc.Delete("hooks")
 	}
 	return removed
@@ -114,16 +116,16 @@ func UninstallInPlace(doc *jsonobj.Object, stBin string) int {
 
 // setGroups stores an event's groups without the placeholders at the
 // end, deleting the event when nothing else is left.
-func setGroups(hooks *jsonobj.Object, event string, groups []any) {
+func setGroups(byEvent *jsonobj.Object, event string, groups []any) {
 	n := len(groups)
 	for n > 0 && isEmptyGroup(groups[n-1].(*jsonobj.Object)) {
 		n--
 	}
 	if n == 0 {
-		hooks.Delete(event)
+		byEvent.Delete(event)
 		return
 	}
-	hooks.Set(event, groups[:n])
+	byEvent.Set(event, groups[:n])
 }
 
 // isPlaceholder reports whether group is the inert group we leave.

@@ -1,4 +1,4 @@
-package hooks
+package wiring
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/smalltalk-go/st/hooks"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsonobj"
@@ -32,12 +34,12 @@ type matchedHandler struct {
 
 // add records doc's st handlers (doc is a Claude Code settings file).
 func (rc *reserveCheck) add(doc *jsonobj.Object, stBin string) {
-	hooks := hooksObject(doc, false)
-	if hooks == nil {
+	byEvent := hooksObject(doc, false)
+	if byEvent == nil {
 		return
 	}
-	for _, event := range hooks.Keys() {
-		v, _ := hooks.Get(event)
+	for _, event := range byEvent.Keys() {
+		v, _ := byEvent.Get(event)
 		groups, _ := v.([]any)
 		for _, g := range groups {
 			group, ok := g.(*jsonobj.Object)
@@ -57,7 +59,7 @@ func (rc *reserveCheck) add(doc *jsonobj.Object, stBin string) {
 				cmd, _ := c.(string)
 				ev, ours := OursEvent(cmd, stBin)
 				rc.claudeOurs = rc.claudeOurs || ours
-				if ours && ev == PreToolUse && event == "PreToolUse" {
+				if ours && ev == hooks.PreToolUse && event == "PreToolUse" {
 					rc.pre = append(rc.pre, matchedHandler{matcher: matcher, command: cmd})
 				}
 			}
@@ -78,7 +80,7 @@ func (rc *reserveCheck) report(opt DoctorOptions, fail func(string, ...any), w i
 		return
 	}
 	for _, h := range rc.pre {
-		if missing := uncovered(h.matcher, EditTools); len(missing) > 0 {
+		if missing := uncovered(h.matcher, hooks.EditTools); len(missing) > 0 {
 			fail("PreToolUse: matcher %q leaves out %s: edits with them bypass reservations", h.matcher, strings.Join(missing, ", "))
 			continue
 		}

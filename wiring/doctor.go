@@ -1,9 +1,8 @@
-package hooks
+package wiring
 
 import (
 	"bytes"
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -14,24 +13,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/smalltalk-go/st/hooks"
 )
-
-//go:embed payloads/*.json
-var payloads embed.FS
-
-// Sample returns a realistic stdin payload for event, with the field
-// names the harness sends (claude-code-hooks.md).
-func Sample(event string) []byte {
-	name := "claude-" + event + ".json"
-	if IsCodex(event) {
-		name = event + ".json"
-	}
-	data, err := payloads.ReadFile("payloads/" + name)
-	if err != nil {
-		return []byte("{}")
-	}
-	return data
-}
 
 // DoctorOptions says what the doctor checks and how it fires hooks.
 type DoctorOptions struct {
@@ -216,7 +200,7 @@ func fire(h Handler, opt DoctorOptions) (ms int64, problem string) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", h.Command)
 	cmd.Env = env
-	cmd.Stdin = bytes.NewReader(Sample(event))
+	cmd.Stdin = bytes.NewReader(hooks.Sample(event))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -238,28 +222,28 @@ func fire(h Handler, opt DoctorOptions) (ms int64, problem string) {
 // judge checks a fired hook's exit code and output.
 func judge(event, command string, code int, stdout, stderr []byte, root string) string {
 	want := 0
-	if event == StopFailure && strings.Contains(command, "--retry") {
+	if event == hooks.StopFailure && strings.Contains(command, "--retry") {
 		want = 2 // the wake-up: stop-failure --retry asks for a retry of the sample rate_limit
 	}
 	if code != want {
 		return fmt.Sprintf("exit %d, want %d (stderr: %q)", code, want, firstLine(stderr))
 	}
-	if err := CheckOutput(event, stdout); err != nil {
+	if err := hooks.CheckOutput(event, stdout); err != nil {
 		return err.Error()
 	}
 	switch event {
-	case SessionStart: // only the --json form is fired (oldSessionStart)
+	case hooks.SessionStart: // only the --json form is fired (oldSessionStart)
 		if !strings.Contains(string(stdout), "Run the st boot ritual") {
 			return "no boot-ritual line in the output"
 		}
-	case PreCompact:
+	case hooks.PreCompact:
 		if len(stdout)+len(stderr) > 0 {
 			return "pre-compact printed something; it must stay silent"
 		}
 		if _, err := os.Stat(filepath.Join(root, "doctor", "context", "now.md")); err != nil {
 			return "pre-compact did not write the now.md stub"
 		}
-	case StopFailure:
+	case hooks.StopFailure:
 		if _, err := os.Stat(filepath.Join(root, "doctor", "status")); err != nil {
 			return "stop-failure did not set the status"
 		}

@@ -1,4 +1,4 @@
-package hooks
+package wiring
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
 	"github.com/smalltalk-go/st/internal/jsonobj"
 )
 
@@ -86,16 +87,16 @@ func (c *CodexConfig) parse(text string) error {
 	if servers, ok := doc["mcp_servers"].(map[string]any); ok {
 		_, c.HasMCPST = servers["st"]
 	}
-	hooks, _ := doc["hooks"].(map[string]any)
-	if states, ok := hooks["state"].(map[string]any); ok {
+	byEvent, _ := doc["hooks"].(map[string]any)
+	if states, ok := byEvent["state"].(map[string]any); ok {
 		for key, v := range states {
 			if m, ok := v.(map[string]any); ok {
 				c.States[key] = hookState(m)
 			}
 		}
 	}
-	events := make([]string, 0, len(hooks))
-	for event := range hooks {
+	events := make([]string, 0, len(byEvent))
+	for event := range byEvent {
 		events = append(events, event)
 	}
 	sort.Strings(events)
@@ -103,7 +104,7 @@ func (c *CodexConfig) parse(text string) error {
 		if event == "state" {
 			continue
 		}
-		for gi, g := range tables(hooks[event]) {
+		for gi, g := range tables(byEvent[event]) {
 			for hi, h := range tables(g["hooks"]) {
 				cmd, ok := h["command"].(string)
 				if !ok || h["type"] != nil && h["type"] != "command" {

@@ -1,4 +1,4 @@
-package hooks
+package wiring
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"crypto/sha256"
+
 	"github.com/smalltalk-go/st/internal/jsonobj"
 )
 
@@ -55,12 +56,12 @@ func CodexTrust(path string, doc *jsonobj.Object, stBin string, states map[strin
 		abs = path
 	}
 	var out []CodexHookTrust
-	hooks := hooksObject(doc, false)
-	if hooks == nil {
+	byEvent := hooksObject(doc, false)
+	if byEvent == nil {
 		return nil
 	}
-	for _, event := range hooks.Keys() {
-		v, _ := hooks.Get(event)
+	for _, event := range byEvent.Keys() {
+		v, _ := byEvent.Get(event)
 		for gi, g := range v.([]any) {
 			group := g.(*jsonobj.Object)
 			hv, _ := group.Get("hooks")

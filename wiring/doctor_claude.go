@@ -1,6 +1,10 @@
-package hooks
+package wiring
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/smalltalk-go/st/hooks"
+)
 
 // oldSessionStartFix says what is wrong with a SessionStart handler of
 // ours in the old form and how to replace it.
@@ -13,7 +17,7 @@ const oldSessionStartFix = "the old background form (exit 2 on stderr): Claude C
 // without --json (its exit 2 is an error to Claude Code either way).
 func oldSessionStart(h Handler, stBin string) bool {
 	event, ours := OursEvent(h.Command, stBin)
-	if !ours || event != SessionStart || h.Event != "SessionStart" {
+	if !ours || event != hooks.SessionStart || h.Event != "SessionStart" {
 		return false
 	}
 	return h.Async || !slices.Contains(ShellWords(h.Command), "--json")

@@ -1,4 +1,4 @@
-package hooks
+package wiring
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/smalltalk-go/st/hooks"
 
 	"github.com/smalltalk-go/st/internal/jsonobj"
 )
@@ -30,7 +32,7 @@ func TestShellQuote(t *testing.T) {
 			}
 		}
 	}
-	e := Entry{Hook: SessionStart, Args: []string{"--json"}}
+	e := Entry{Hook: hooks.SessionStart, Args: []string{"--json"}}
 	if got, want := e.Command("/My Apps/st"), "'/My Apps/st' hook session-start --json"; got != want {
 		t.Errorf("Command() = %q, want %q", got, want)
 	}
@@ -61,11 +63,11 @@ func TestOursEvent(t *testing.T) {
 		event string
 		ours  bool
 	}{
-		{"/usr/local/bin/st hook session-start", SessionStart, true},
-		{"st hook codex-stop", CodexStop, true},
-		{"'/x y/st' hook pre-compact --json", PreCompact, true},
-		{"/opt/smalltalk hook stop-failure", StopFailure, true},
-		{"/my/build/st-dev hook pre-compact", PreCompact, true}, // the installing binary
+		{"/usr/local/bin/st hook session-start", hooks.SessionStart, true},
+		{"st hook codex-stop", hooks.CodexStop, true},
+		{"'/x y/st' hook pre-compact --json", hooks.PreCompact, true},
+		{"/opt/smalltalk hook stop-failure", hooks.StopFailure, true},
+		{"/my/build/st-dev hook pre-compact", hooks.PreCompact, true}, // the installing binary
 		{"/opt/other hook pre-compact", "", false},
 		{"st hooks path", "", false},
 		{"st hook nope", "", false},
@@ -158,7 +160,9 @@ func TestReadSettings(t *testing.T) {
 	for _, tt := range tests {
 		p := filepath.Join(dir, tt.name)
 		if tt.name != "missing.json" {
-			writeFile(t, p, tt.data)
+			if err := os.WriteFile(p, []byte(tt.data), 0o666); err != nil {
+				t.Fatal(err)
+			}
 		}
 		_, err := ReadSettings(p, tt.codex)
 		if refused := errors.Is(err, ErrRefused); refused != tt.refused {
@@ -170,7 +174,9 @@ func TestReadSettings(t *testing.T) {
 func TestWriteSettingsKeepsBackup(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "settings.json")
-	writeFile(t, p, `{"a":1}`)
+	if err := os.WriteFile(p, []byte(`{"a":1}`), 0o666); err != nil {
+		t.Fatal(err)
+	}
 	s, err := ReadSettings(p, false)
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,11 @@
-package hooks
+package wiring
 
 import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/smalltalk-go/st/hooks"
 
 	"github.com/smalltalk-go/st/internal/jsonobj"
 )
@@ -37,24 +39,24 @@ type familySpec struct {
 }
 
 var specs = map[string]familySpec{
-	ClaudeCode: {
+	hooks.ClaudeCode: {
 		scripts: []Script{
-			{Name: SessionStart, Role: "SessionStart — run the boot ritual on every session boundary", Present: true},
-			{Name: PreCompact, Role: "PreCompact — flush working state before a compaction", Present: true},
-			{Name: StopFailure, Role: "StopFailure — surface an API-error wedge to the operator", Present: true},
+			{Name: hooks.SessionStart, Role: "SessionStart — run the boot ritual on every session boundary", Present: true},
+			{Name: hooks.PreCompact, Role: "PreCompact — flush working state before a compaction", Present: true},
+			{Name: hooks.StopFailure, Role: "StopFailure — surface an API-error wedge to the operator", Present: true},
 		},
 		target: ".claude/settings.local.json (gitignored; create if absent)",
 		note:   `Merge the "hooks" block below into .claude/settings.local.json. The hooks run inside st (st hook <event>), so they need neither bash nor jq.`,
 	},
-	Codex: {
+	hooks.Codex: {
 		scripts: []Script{
-			{Name: CodexSessionStart, Role: "session-start — boot ritual", Present: true},
-			{Name: CodexStop, Role: "stop — end-of-turn handling", Present: true},
+			{Name: hooks.CodexSessionStart, Role: "session-start — boot ritual", Present: true},
+			{Name: hooks.CodexStop, Role: "stop — end-of-turn handling", Present: true},
 		},
 		target: "~/.codex/config.toml",
 		note:   "Codex config is TOML, not a single JSON block. Merge the fragment in exampleConfig into ~/.codex/config.toml. Its hooks are the ones `st hooks install --for codex` writes to hooks.json: wire them in one place only (Codex runs both), and trust them in Codex (/hooks).",
 	},
-	Pi: {
+	hooks.Pi: {
 		scripts: []Script{{Name: "smalltalk.ts", Role: "pi extension — registers the st verbs + push notifications"}},
 		target:  `~/.pi/agent/extensions/smalltalk.ts (auto-discovered) or a settings.json "extensions" entry`,
 		note:    "The pi extension is not bundled with this st; use examples/pi/smalltalk.ts from compoundingtech/smalltalk.",
@@ -112,7 +114,7 @@ func PathInfo(family, stBin string) Info {
 		Family:         family,
 		HooksDir:       filepath.Dir(stBin),
 		StBin:          stBin,
-		ScriptsPresent: family != Pi,
+		ScriptsPresent: family != hooks.Pi,
 		SettingsTarget: spec.target,
 		Note:           spec.note,
 	}
@@ -124,11 +126,11 @@ func PathInfo(family, stBin string) Info {
 		info.Scripts = append(info.Scripts, s)
 	}
 	switch family {
-	case ClaudeCode:
+	case hooks.ClaudeCode:
 		doc := jsonobj.New()
 		Install(doc, ClaudeEntries, stBin)
 		info.Settings = doc
-	case Codex:
+	case hooks.Codex:
 		frag := CodexFragment(stBin)
 		info.ExampleConfig = &frag
 	}
@@ -158,7 +160,7 @@ func (info Info) JSON() *jsonobj.Object {
 	o.Set("scripts", scripts)
 	o.Set("settingsTarget", info.SettingsTarget)
 	o.Set("note", info.Note)
-	if info.Family == ClaudeCode {
+	if info.Family == hooks.ClaudeCode {
 		o.Set("settings", info.Settings)
 	} else if info.ExampleConfig != nil {
 		o.Set("exampleConfig", *info.ExampleConfig)

@@ -1,4 +1,6 @@
-package hooks
+package wiring
+
+import "github.com/smalltalk-go/st/hooks"
 
 // The hooks beyond session boundaries (issue 6), as the installer wires
 // them.
@@ -9,16 +11,16 @@ package hooks
 // event with its matcher and a timeout.
 var ClaudeAllEntries = []Entry{
 	ClaudeSessionStart,
-	{Event: "PreCompact", Hook: PreCompact},
-	{Event: "StopFailure", Hook: StopFailure, Args: []string{"--retry"}, Async: true, AsyncRewake: true, Timeout: 900},
-	{Event: "UserPromptSubmit", Hook: UserPromptSubmit, Timeout: 10},
-	{Event: "SubagentStart", Hook: SubagentStart, Timeout: 5},
-	{Event: "PreToolUse", Hook: PreToolUse, Matcher: PreToolUseMatcher, Timeout: 5},
-	{Event: "PostToolUse", Hook: PostToolUse, Timeout: 5},
-	{Event: "PostToolUseFailure", Hook: PostToolUseFailure, Timeout: 5},
-	{Event: "Notification", Hook: Notification, Timeout: 10},
-	{Event: "Stop", Hook: Stop, Timeout: 5},
-	{Event: "SessionEnd", Hook: SessionEnd, Timeout: 5},
+	{Event: "PreCompact", Hook: hooks.PreCompact},
+	{Event: "StopFailure", Hook: hooks.StopFailure, Args: []string{"--retry"}, Async: true, AsyncRewake: true, Timeout: 900},
+	{Event: "UserPromptSubmit", Hook: hooks.UserPromptSubmit, Timeout: 10},
+	{Event: "SubagentStart", Hook: hooks.SubagentStart, Timeout: 5},
+	{Event: "PreToolUse", Hook: hooks.PreToolUse, Matcher: PreToolUseMatcher, Timeout: 5},
+	{Event: "PostToolUse", Hook: hooks.PostToolUse, Timeout: 5},
+	{Event: "PostToolUseFailure", Hook: hooks.PostToolUseFailure, Timeout: 5},
+	{Event: "Notification", Hook: hooks.Notification, Timeout: 10},
+	{Event: "Stop", Hook: hooks.Stop, Timeout: 5},
+	{Event: "SessionEnd", Hook: hooks.SessionEnd, Timeout: 5},
 }
 
 // PreToolUseMatcher is the tools pre-tool-use looks at: Read for the
@@ -29,7 +31,7 @@ const PreToolUseMatcher = "Read|Bash|Edit|Write|MultiEdit|NotebookEdit"
 // InstallEntries is the set `st hooks install` wires for family: the
 // minimal one, or with all the whole Claude Code set.
 func InstallEntries(family string, all bool) []Entry {
-	if all && family == ClaudeCode {
+	if all && family == hooks.ClaudeCode {
 		return ClaudeAllEntries
 	}
 	return EntriesFor(family)

@@ -1,4 +1,4 @@
-package hooks
+package wiring
 
 import (
 	"encoding/json"
@@ -6,18 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/smalltalk-go/st/hooks"
+
 	"github.com/smalltalk-go/st/internal/jsonobj"
 )
-
-// Hook families: the harnesses `st hooks` knows.
-const (
-	ClaudeCode = "claude-code"
-	Codex      = "codex"
-	Pi         = "pi"
-)
-
-// Families lists the families `st hooks path --for` accepts.
-var Families = []string{ClaudeCode, Codex, Pi}
 
 // Entry is one hook handler st wires into a harness's settings. The list
 // of entries is data so that installing a larger set (matchers, timeouts)
@@ -38,27 +30,27 @@ type Entry struct {
 // request; the older async form, exit 2 with the text on stderr, reached
 // the model only in a second, woken turn and was reported as a hook
 // error (DoctorSessionStart fails it).
-var ClaudeSessionStart = Entry{Event: "SessionStart", Hook: SessionStart, Args: []string{"--json", "--inbox"}, Timeout: 5}
+var ClaudeSessionStart = Entry{Event: "SessionStart", Hook: hooks.SessionStart, Args: []string{"--json", "--inbox"}, Timeout: 5}
 
 // ClaudeEntries are the Claude Code hooks `st hooks install` wires.
 var ClaudeEntries = []Entry{
 	ClaudeSessionStart,
-	{Event: "PreCompact", Hook: PreCompact},
-	{Event: "StopFailure", Hook: StopFailure},
+	{Event: "PreCompact", Hook: hooks.PreCompact},
+	{Event: "StopFailure", Hook: hooks.StopFailure},
 }
 
 // CodexEntries are the Codex hooks `st hooks install --for codex` wires.
 var CodexEntries = []Entry{
-	{Event: "SessionStart", Hook: CodexSessionStart, Timeout: 5},
-	{Event: "Stop", Hook: CodexStop, Timeout: 5},
+	{Event: "SessionStart", Hook: hooks.CodexSessionStart, Timeout: 5},
+	{Event: "Stop", Hook: hooks.CodexStop, Timeout: 5},
 }
 
 // EntriesFor returns the entries of a family (none for pi).
 func EntriesFor(family string) []Entry {
 	switch family {
-	case ClaudeCode:
+	case hooks.ClaudeCode:
 		return ClaudeEntries
-	case Codex:
+	case hooks.Codex:
 		return CodexEntries
 	}
 	return nil
@@ -170,7 +162,7 @@ func ShellWords(s string) []string {
 // or smalltalk (so entries written by another copy of st are recognised).
 func OursEvent(command, stBin string) (string, bool) {
 	w := ShellWords(command)
-	if len(w) < 3 || w[1] != "hook" || !IsEvent(w[2]) {
+	if len(w) < 3 || w[1] != "hook" || !hooks.IsEvent(w[2]) {
 		return "", false
 	}
 	base := filepath.Base(w[0])

@@ -1,4 +1,4 @@
-package hooks
+package wiring
 
 import (
 	"bytes"
@@ -80,12 +80,12 @@ func checkShape(root *jsonobj.Object) error {
 	if !ok {
 		return nil
 	}
-	hooks, ok := hv.(*jsonobj.Object)
+	byEvent, ok := hv.(*jsonobj.Object)
 	if !ok {
 		return errors.New(`"hooks" is not an object`)
 	}
-	for _, event := range hooks.Keys() {
-		v, _ := hooks.Get(event)
+	for _, event := range byEvent.Keys() {
+		v, _ := byEvent.Get(event)
 		groups, ok := v.([]any)
 		if !ok {
 			return fmt.Errorf("hooks.%s is not an array", event)
@@ -118,36 +118,36 @@ func checkShape(root *jsonobj.Object) error {
 // appended to its event, which keeps its place. Everything else is left
 // as it was, and installing twice gives the same document.
 func Install(doc *jsonobj.Object, entries []Entry, stBin string) {
-	hooks := hooksObject(doc, true)
+	byEvent := hooksObject(doc, true)
 	keep := map[string]bool{}
 	for _, e := range entries {
 		keep[e.Event] = true
 	}
-	removeOurs(hooks, stBin, keep)
+	removeOurs(byEvent, stBin, keep)
 	for _, e := range entries {
-		appendGroup(hooks, e, stBin)
+		appendGroup(byEvent, e, stBin)
 	}
 }
 
 // appendGroup adds e's group at the end of its event's list.
-func appendGroup(hooks *jsonobj.Object, e Entry, stBin string) {
+func appendGroup(byEvent *jsonobj.Object, e Entry, stBin string) {
 	var groups []any
-	if v, ok := hooks.Get(e.Event); ok {
+	if v, ok := byEvent.Get(e.Event); ok {
 		groups = v.([]any)
 	}
-	hooks.Set(e.Event, append(groups, e.Group(stBin)))
+	byEvent.Set(e.Event, append(groups, e.Group(stBin)))
 }
 
 // Uninstall removes every handler of ours from doc, with the groups,
 // events and "hooks" object that this empties, and returns how many
 // handlers it removed.
 func Uninstall(doc *jsonobj.Object, stBin string) int {
-	hooks := hooksObject(doc, false)
-	if hooks == nil {
+	byEvent := hooksObject(doc, false)
+	if byEvent == nil {
 		return 0
 	}
-	n := removeOurs(hooks, stBin, nil)
-	if n > 0 && hooks.Len() == 0 {
+	n := removeOurs(byEvent, stBin, nil)
+	if n > 0 && byEvent.Len() == 0 {
 		doc.Delete("hooks")
 	}
 	return n
@@ -167,10 +167,10 @@ func hooksObject(doc *jsonobj.Object, create bool) *jsonobj.Object {
 
 // removeOurs drops our handlers from every event; a group or event left
 // empty by the removal is dropped, except events in keep.
-func removeOurs(hooks *jsonobj.Object, stBin string, keep map[string]bool) int {
+func removeOurs(byEvent *jsonobj.Object, stBin string, keep map[string]bool) int {
 	removed := 0
-	for _, event := range append([]string{}, hooks.Keys()...) {
-		v, _ := hooks.Get(event)
+	for _, event := range append([]string{}, byEvent.Keys()...) {
+		v, _ := byEvent.Get(event)
 		groups := v.([]any)
 		out := []any{}
 		changed := false
@@ -203,9 +203,9 @@ func removeOurs(hooks *jsonobj.Object, stBin string, keep map[string]bool) int {
 			continue
 		}
 		if len(out) == 0 && !keep[event] {
-			hooks.Delete(event)
+			byEvent.Delete(event)
 		} else {
-			hooks.Set(event, out)
+			byEvent.Set(event, out)
 		}
 	}
 	return removed
@@ -232,12 +232,12 @@ type Handler struct {
 // AllHandlers lists every command handler in doc, in file order.
 func AllHandlers(doc *jsonobj.Object) []Handler {
 	var out []Handler
-	hooks := hooksObject(doc, false)
-	if hooks == nil {
+	byEvent := hooksObject(doc, false)
+	if byEvent == nil {
 		return nil
 	}
-	for _, event := range hooks.Keys() {
-		v, _ := hooks.Get(event)
+	for _, event := range byEvent.Keys() {
+		v, _ := byEvent.Get(event)
 		for _, g := range v.([]any) {
 			hv, _ := g.(*jsonobj.Object).Get("hooks")
 			for _, h := range hv.([]any) {
