@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -79,5 +80,34 @@ func TestInboxReadersSkipArchivedTwin(t *testing.T) {
 	// The twin is still on disk: only the sweep removes it.
 	if _, err := os.Stat(filepath.Join(dir, "alice/inbox", msgA)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestArchiveHas: the archive asked by one listing (many names to ask
+// about) and by a stat per name (few) answers alike, regular files only.
+func TestArchiveHas(t *testing.T) {
+	tr, root := store(t, map[string]string{
+		"a/archive/1700000000001-aaaaaa.md":     "x",
+		"a/archive/1700000000001-aaaaaa.md.png": "y",
+	})
+	dir := filepath.Join(root, "a", "archive")
+	os.Symlink("1700000000001-aaaaaa.md", filepath.Join(dir, "1700000000002-bbbbbb.md"))
+	os.Mkdir(filepath.Join(dir, "1700000000003-cccccc.md"), 0o777)
+	syscall.Mkfifo(filepath.Join(dir, "1700000000004-dddddd.md"), 0o666)
+	archive, err := tr.OpenFolder("a/archive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer archive.Close()
+	want := map[string]bool{"1700000000001-aaaaaa.md": true, "1700000000001-aaaaaa.md.png": true,
+		"1700000000002-bbbbbb.md": false, "1700000000003-cccccc.md": false, "1700000000004-dddddd.md": false,
+		"1700000000005-eeeeee.md": false, "../archive/1700000000001-aaaaaa.md": false}
+	for _, asks := range []int{1, 1 << 20} {
+		has := archiveHas(archive, asks)
+		for name, w := range want {
+			if has(name) != w {
+				t.Errorf("archiveHas(%d)(%q) = %v, want %v", asks, name, !w, w)
+			}
+		}
 	}
 }
