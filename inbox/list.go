@@ -207,6 +207,11 @@ func readCanonical(t *fsutil.Tree, dir string, names []string) []string {
 // goroutines, through one handle on the folder; fn must only touch
 // index i.
 func forCanonical(t *fsutil.Tree, dir string, names []string, fn func(i int, text string)) {
+	readCanonicalWith(t, dir, names, readHead, fn)
+}
+
+// readCanonicalWith is forCanonical with the text each read returns.
+func readCanonicalWith(t *fsutil.Tree, dir string, names []string, read func(*fsutil.Folder, string) ([]byte, error), fn func(i int, text string)) {
 	folder, err := t.OpenFolder(dir)
 	if err != nil {
 		for i, n := range names {
@@ -226,7 +231,7 @@ func forCanonical(t *fsutil.Tree, dir string, names []string, fn func(i int, tex
 					continue
 				}
 				var text string
-				if data, err := readHead(folder, names[i]); err == nil {
+				if data, err := read(folder, names[i]); err == nil {
 					text = Text(data)
 				}
 				fn(i, text)

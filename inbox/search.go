@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/message"
 )
 
@@ -17,6 +18,10 @@ type Query struct {
 	Folders []string // Inbox and/or Archive
 	From    string   // only messages from this sender ("" = anyone)
 	Since   int64    // only messages named at or after this unix-ms time (0 = all)
+	// MaxBytes bounds what is read of each message (0 means
+	// layout.DefaultMaxMessageBytes): the whole of any message send
+	// accepts, and no more of a huge file planted in the store.
+	MaxBytes int64
 }
 
 // Hit is one message that matched, with the first line that did.
@@ -72,9 +77,18 @@ func searchFolder(t *fsutil.Tree, agent, folder, needle string, q Query) []Hit {
 	if folder == Inbox {
 		keep = WithoutTwins(t, agent, keep)
 	}
+	limit := q.MaxBytes
+	if limit <= 0 {
+		limit = layout.DefaultMaxMessageBytes
+	}
+	// The whole message, not its head: the text may be anywhere in the body.
+	read := func(f *fsutil.Folder, name string) ([]byte, error) {
+		data, _, err := f.ReadPrefix(name, limit)
+		return data, err
+	}
 	var mu sync.Mutex
 	var hits []Hit
-	forCanonical(t, dir, keep, func(i int, text string) {
+	readCanonicalWith(t, dir, keep, read, func(i int, text string) {
 		h, ok := match(text, needle, q.From)
 		if !ok {
 			return

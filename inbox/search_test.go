@@ -94,3 +94,21 @@ func TestSearch(t *testing.T) {
 		t.Errorf("since: %+v", got)
 	}
 }
+
+// TestSearchWholeBody: the text is found anywhere in a message up to
+// MaxBytes (a listing's head reader stops at the frontmatter of a message
+// over 8 KiB, which left such bodies unsearched), and never past it.
+func TestSearchWholeBody(t *testing.T) {
+	file := "---\nfrom: bob\nsubject: big\n---\n" + strings.Repeat("filler line\n", 1000) + "the Needle is here\n"
+	tr, _ := storetest.Open(t, map[string]string{"alice/inbox/1700000000001-aaaaaa.md": file})
+	// "needle" ends 9 bytes before the end of the file.
+	for _, tt := range []struct {
+		max  int64
+		want int
+	}{{0, 1}, {1 << 20, 1}, {int64(len(file) - 9), 1}, {int64(len(file) - 10), 0}, {2048, 0}} {
+		got := Search(tr, Query{Text: "needle", Agents: []string{"alice"}, Folders: []string{Inbox}, MaxBytes: tt.max})
+		if len(got) != tt.want || tt.max == 0 && got[0].Line != "the Needle is here" {
+			t.Errorf("MaxBytes %d: %+v, want %d hits", tt.max, got, tt.want)
+		}
+	}
+}

@@ -34,7 +34,7 @@ func (s *server) addSearch() {
 			if in.Query == "" {
 				return "", msgSearchOut{}, sterr.Msg("query must not be empty")
 			}
-			q := inbox.Query{Text: in.Query, Folders: []string{inbox.Inbox}, From: str(in.From)}
+			q := inbox.Query{Text: in.Query, Folders: []string{inbox.Inbox}, From: str(in.From), MaxBytes: s.cfg.MaxMessageBytes}
 			if in.Archive != nil && *in.Archive {
 				q.Folders = append(q.Folders, inbox.Archive)
 			}

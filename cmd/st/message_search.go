@@ -44,7 +44,7 @@ func (c *messageSearchCmd) Run(a *app) error {
 	if c.All && c.Agent != nil {
 		return sterr.Msg("--agent and --all are mutually exclusive")
 	}
-	q := inbox.Query{Text: *c.Query, Folders: []string{inbox.Inbox}}
+	q := inbox.Query{Text: *c.Query, Folders: []string{inbox.Inbox}, MaxBytes: a.env.MaxMessageBytes()}
 	if c.Archive {
 		q.Folders = append(q.Folders, inbox.Archive)
 	}
