@@ -1,6 +1,10 @@
 package inbox
 
-import "github.com/smalltalk-go/st/internal/jsstr"
+import (
+	"strconv"
+
+	"github.com/smalltalk-go/st/internal/jsstr"
+)
 
 // AppendJSON appends items as jsstr.Marshal writes them, without
 // reflection: `ls --json` over a large inbox spent a third of its serial
@@ -47,4 +51,28 @@ func appendOptional(b []byte, s *string) []byte {
 		return append(b, "null"...)
 	}
 	return jsstr.AppendString(b, *s)
+}
+
+// AppendHitsJSON appends hits as jsstr.Marshal writes them, without
+// reflection: encoding/json took `search --all --json` over 100,000
+// matches 7% of its time, all of it after the reading.
+func AppendHitsJSON(b []byte, hits []Hit) []byte {
+	if hits == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, h := range hits {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsstr.AppendString(append(b, `{"agent":`...), h.Agent)
+		b = jsstr.AppendString(append(b, `,"folder":`...), h.Folder)
+		b = jsstr.AppendString(append(b, `,"filename":`...), h.Filename)
+		b = strconv.AppendInt(append(b, `,"ts":`...), h.TS, 10)
+		b = jsstr.AppendString(append(b, `,"from":`...), h.From)
+		b = jsstr.AppendString(append(b, `,"subject":`...), h.Subject)
+		b = jsstr.AppendString(append(b, `,"line":`...), h.Line)
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }

@@ -43,3 +43,22 @@ func TestAppendJSONRefusesNaN(t *testing.T) {
 		t.Error("AppendJSON wrote a NaN")
 	}
 }
+
+// FuzzAppendHitsJSON: the hand encoder of search hits writes what
+// jsstr.Marshal writes.
+func FuzzAppendHitsJSON(f *testing.F) {
+	f.Add("alice", "inbox", "1796158671881-mzan5r.md", int64(1796158671881), "bob", "hi <there> & \u2028", "a \"line\"\n")
+	f.Add("", "archive", "\xff", int64(-1), "\x00", "\u2029", "\t\\")
+	f.Fuzz(func(t *testing.T, agent, folder, name string, ts int64, from, subject, line string) {
+		h := Hit{agent, folder, name, ts, from, subject, line}
+		for _, hits := range [][]Hit{nil, {}, {h}, {h, h}} {
+			want, err := jsstr.Marshal(hits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := AppendHitsJSON(nil, hits); string(got) != string(want) {
+				t.Fatalf("AppendHitsJSON(%#v) =\n%s\nMarshal\n%s", hits, got, want)
+			}
+		}
+	})
+}

@@ -74,8 +74,16 @@ func searchFolder(t *fsutil.Tree, agent, folder, needle string, q Query) []Hit {
 			keep = append(keep, n)
 		}
 	}
+	// The inbox's archived twins are left out (WithoutTwins), checked by
+	// the readers and only for matches: before, the check of every name
+	// cost a search --all over 100,000 messages a tenth of its time, on
+	// its serial path.
+	var inArchive func(string) bool
 	if folder == Inbox {
-		keep = WithoutTwins(t, agent, keep)
+		if archive, err := t.OpenFolder(agent + "/" + Archive); err == nil {
+			defer archive.Close()
+			inArchive = archiveHas(archive, len(keep))
+		}
 	}
 	limit := q.MaxBytes
 	if limit <= 0 {
@@ -90,7 +98,7 @@ func searchFolder(t *fsutil.Tree, agent, folder, needle string, q Query) []Hit {
 	var hits []Hit
 	readCanonicalWith(t, dir, keep, read, func(i int, text string) {
 		h, ok := match(text, needle, q.From)
-		if !ok {
+		if !ok || inArchive != nil && archivedTwin(t, inArchive, agent, keep[i]) {
 			return
 		}
 		h.Agent, h.Folder, h.Filename, h.TS = agent, folder, keep[i], message.Timestamp(keep[i])
@@ -107,11 +115,18 @@ func match(text, needle, from string) (Hit, bool) {
 	if indexFold(text, needle) < 0 {
 		return Hit{}, false
 	}
-	fields, body, _ := message.Parse(text)
-	if from != "" && fields["from"] != from {
+	var h Hit
+	body, _ := message.Scan(text, func(key, value string) {
+		switch key {
+		case "from":
+			h.From = value
+		case "subject":
+			h.Subject = value
+		}
+	})
+	if from != "" && h.From != from {
 		return Hit{}, false
 	}
-	h := Hit{From: fields["from"], Subject: fields["subject"]}
 	if indexFold(h.Subject, needle) >= 0 {
 		h.Line = h.Subject
 		return h, true

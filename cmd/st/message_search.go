@@ -86,7 +86,8 @@ func (c *messageSearchCmd) Run(a *app) error {
 		if hits == nil {
 			hits = []inbox.Hit{}
 		}
-		return a.printJSON(hits)
+		_, err := a.stdout.Write(append(inbox.AppendHitsJSON(make([]byte, 0, 200*len(hits)+3), hits), '\n'))
+		return err
 	}
 	lines := make([]string, 0, len(hits))
 	for _, h := range hits {
