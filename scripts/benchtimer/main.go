@@ -1,9 +1,11 @@
-// Command benchtimer times whole processes: it runs each command many
-// times (stdin /dev/null, output discarded) and prints the median wall
-// time and its ratio to the first command's median (the baseline: an
-// empty static Go program in scripts/bench). With -populate DIR N it
-// instead fills DIR with N canonical message files. Used by
-// scripts/bench; not by CI.
+// Command benchtimer times whole processes: it runs the commands many
+// times, in turn (stdin /dev/null, output discarded), so a change in the
+// machine's load falls on all of them alike, and prints each one's median
+// wall time and its ratio to the first command's median (the baseline:
+// an empty static Go program, or the read floor, in scripts/bench), and
+// the same for the CPU time (user + system), which the load of a shared
+// machine moves less. With -populate DIR N it instead fills DIR with N
+// canonical message files. Used by scripts/bench; not by CI.
 package main
 
 import (
@@ -32,20 +34,22 @@ func main() {
 		}
 		return
 	}
-	var base time.Duration
-	fmt.Printf("%-44s %10s %10s %8s %10s\n", "command", "median", "p90", "ratio", "max RSS")
+	var cmds [][]string
+	for _, c := range flag.Args() {
+		cmds = append(cmds, strings.Fields(c))
+	}
+	stats, err := measure(cmds, *runs)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchtimer:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("%-44s %10s %10s %8s %10s %8s %10s\n", "command", "median", "p90", "ratio", "CPU", "ratio", "max RSS")
 	for i, c := range flag.Args() {
-		med, p90, rss, err := measure(strings.Fields(c), *runs)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "benchtimer: %s: %v\n", c, err)
-			os.Exit(1)
-		}
-		if i == 0 {
-			base = med
-		}
-		fmt.Printf("%-44s %10s %10s %7.2fx %8d KB\n", c, round(med), round(p90), float64(med)/float64(base), rss)
+		st, base := stats[i], stats[0]
+		fmt.Printf("%-44s %10s %10s %7.2fx %10s %7.2fx %8d KB\n", c, round(st.wall), round(st.p90), float64(st.wall)/float64(base.wall),
+			round(st.cpu), float64(st.cpu)/float64(base.cpu), st.rss)
 		if *raw != "" {
-			if err := appendRaw(*raw, c, med, rss); err != nil {
+			if err := appendRaw(*raw, c, st.wall, st.rss); err != nil {
 				fmt.Fprintln(os.Stderr, "benchtimer:", err)
 				os.Exit(1)
 			}
@@ -53,40 +57,62 @@ func main() {
 	}
 }
 
-// measure runs argv runs times and returns the median and 90th
-// percentile wall times and the median of the processes' peak resident
-// memory in KB.
-func measure(argv []string, runs int) (median, p90 time.Duration, rss int64, err error) {
+// stat is one command's medians: wall time, its 90th percentile, CPU
+// time (user + system) and peak resident memory in KB.
+type stat struct {
+	wall, p90, cpu time.Duration
+	rss            int64
+}
+
+// measure runs the commands in turn, runs rounds after a tenth as many
+// that warm caches, and returns their medians.
+func measure(cmds [][]string, runs int) ([]stat, error) {
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
-		return 0, 0, 0, err
+		return nil, err
 	}
 	defer devnull.Close()
-	times := make([]time.Duration, 0, runs)
-	var rsss []int64
-	for i := 0; i < runs+runs/10; i++ {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Stdin = devnull
-		start := time.Now()
-		// A command's own exit status (session-start exits 2 by design)
-		// does not matter here; failing to run it does.
-		var exit *exec.ExitError
-		if out, err := cmd.CombinedOutput(); err != nil && !errors.As(err, &exit) {
-			return 0, 0, 0, fmt.Errorf("%v: %s", err, out)
-		}
-		if i >= runs/10 { // the first tenth warms caches
-			times = append(times, time.Since(start))
+	walls := make([][]time.Duration, len(cmds))
+	cpus := make([][]time.Duration, len(cmds))
+	rsss := make([][]int64, len(cmds))
+	for round := 0; round < runs+runs/10; round++ {
+		for i, argv := range cmds {
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Stdin = devnull
+			start := time.Now()
+			// A command's own exit status (session-start exits 2 by
+			// design) does not matter here; failing to run it does.
+			var exit *exec.ExitError
+			if out, err := cmd.CombinedOutput(); err != nil && !errors.As(err, &exit) {
+				return nil, fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, out)
+			}
+			if round < runs/10 {
+				continue
+			}
+			walls[i] = append(walls[i], time.Since(start))
 			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-				rsss = append(rsss, ru.Maxrss)
+				cpus[i] = append(cpus[i], time.Duration(ru.Utime.Nano()+ru.Stime.Nano()))
+				rsss[i] = append(rsss[i], ru.Maxrss)
 			}
 		}
 	}
-	slices.Sort(times)
-	slices.Sort(rsss)
-	if len(rsss) > 0 {
-		rss = rsss[len(rsss)/2]
+	stats := make([]stat, len(cmds))
+	for i := range cmds {
+		stats[i] = stat{wall: median(walls[i]), p90: percentile(walls[i], 9), cpu: median(cpus[i]), rss: median(rsss[i])}
 	}
-	return times[len(times)/2], times[len(times)*9/10], rss, nil
+	return stats, nil
+}
+
+// median sorts xs and returns its middle element (zero when empty).
+func median[T time.Duration | int64](xs []T) T { return percentile(xs, 5) }
+
+// percentile sorts xs and returns the element tenths of the way up.
+func percentile[T time.Duration | int64](xs []T, tenths int) T {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	return xs[len(xs)*tenths/10]
 }
 
 // appendRaw appends "median-ns<TAB>command<TAB>rss-KB" to path, for
