@@ -35,6 +35,12 @@ func (f *Folder) RegularNames() ([]string, error) {
 	return names, nil
 }
 
+// IsRegular reports whether name is a regular file of the folder (a
+// final symlink is not followed): one stat through the open folder.
+func (f *Folder) IsRegular(name string) bool {
+	return singleElement(name) && isRegular(f.dir, name)
+}
+
 // Close releases the folder.
 func (f *Folder) Close() error { return f.dir.Close() }
 

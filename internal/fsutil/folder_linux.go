@@ -164,3 +164,20 @@ func getdentsRegular(fd int) ([]string, error) {
 		}
 	}
 }
+
+// isRegular stats name in the open folder dir without following it: one
+// fstatat on the folder's descriptor, no path walk and no FileInfo.
+func isRegular(dir *os.File, name string) bool {
+	rc, err := dir.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var st unix.Stat_t
+	var statErr error = syscall.ENOENT
+	if err := rc.Control(func(fd uintptr) {
+		statErr = unix.Fstatat(int(fd), name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	}); err != nil {
+		return false
+	}
+	return statErr == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
+}

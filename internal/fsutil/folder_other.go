@@ -52,3 +52,14 @@ func listRegular(dir *os.File) ([]string, error) {
 	}
 	return names, nil
 }
+
+// isRegular stats name in the open folder dir without following it.
+func isRegular(dir *os.File, name string) bool {
+	r, err := os.OpenRoot(filepath.Clean(dir.Name()))
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	fi, err := r.Lstat(name)
+	return err == nil && fi.Mode().IsRegular()
+}

@@ -73,7 +73,7 @@ func TestFolderReadRegular(t *testing.T) {
 }
 
 // TestFolderRegularNames lists regular files only, across several
-// getdents buffers, the same names os.ReadDir gives.
+// getdents buffers, the same names os.ReadDir gives; IsRegular agrees.
 func TestFolderRegularNames(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "inbox")
@@ -103,6 +103,12 @@ func TestFolderRegularNames(t *testing.T) {
 	got, err := f.RegularNames()
 	if err != nil {
 		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"1700000000000-000000.md": true, "link.md": false, "zero.md": false,
+		"fifo.md": false, "sub": false, "missing.md": false, "../inbox/1700000000000-000000.md": false, "": false} {
+		if f.IsRegular(name) != want {
+			t.Errorf("IsRegular(%q) = %v", name, !want)
+		}
 	}
 	slices.Sort(got)
 	slices.Sort(want)
