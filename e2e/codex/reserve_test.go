@@ -2,6 +2,7 @@ package codex
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,5 +183,54 @@ func TestApplyPatchUnderReservation(t *testing.T) {
 	}
 	if events := r.st("events"); strings.Count(events, "advice=reserved") != 2 {
 		t.Errorf("alice's event log does not record the two refusals:\n%s", events)
+	}
+}
+
+// Which PreToolUse answers Codex 0.169 takes as a refusal: exit 2 with
+// the reason on stderr, hookSpecificOutput.permissionDecision "deny"
+// (what st prints) and decision "block" each stop the apply_patch, and
+// the reason is the tool's output in the next request.
+func TestPreToolUseDenyForms(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, func(n int, req apiRequest) reply {
+		if n < 3 {
+			return custom("apply_patch", patchOf(fmt.Sprintf("f%d.txt", n)))
+		}
+		return say("done")
+	})
+	count := filepath.Join(r.dir, "count")
+	if err := os.MkdirAll(count, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(r.dir, "deny.sh")
+	r.write(script, `#!/bin/sh
+cat >/dev/null
+n=$(ls `+count+` | wc -l | tr -d ' ')
+touch `+count+`/$n
+case $n in
+0) echo 'refused by exit 2' >&2; exit 2 ;;
+1) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"refused by deny"}}' ;;
+2) echo '{"decision":"block","reason":"refused by block"}' ;;
+esac
+`)
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.write(filepath.Join(r.codexHome, "hooks.json"), `{"hooks":{"PreToolUse":[{"matcher":"apply_patch",`+
+		`"hooks":[{"type":"command","command":"`+script+`","timeout":5}]}]}}`)
+	r.trustAll()
+	r.codex("add three files", "-m", editModel)
+	reqs := r.api.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d model requests, want 4", len(reqs))
+	}
+	for i, want := range []string{"refused by exit 2", "refused by deny", "refused by block"} {
+		out, ok := reqs[i+1].FunctionOutput(fmt.Sprintf("call_%d_0", i))
+		if !ok || !strings.Contains(out, want) {
+			t.Errorf("answer %d: the model got %q, want %q", i, out, want)
+		}
+		if _, err := os.Stat(filepath.Join(r.proj, fmt.Sprintf("f%d.txt", i))); err == nil {
+			t.Errorf("answer %d (%s) did not stop the patch", i, want)
+		}
 	}
 }
