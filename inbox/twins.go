@@ -22,7 +22,7 @@ func WithoutTwins(t *fsutil.Tree, id string, names []string) []string {
 	if t == nil || len(names) == 0 {
 		return names
 	}
-	archive, err := t.Sub(id + "/" + Archive)
+	archive, err := t.OpenFolder(id + "/" + Archive)
 	if err != nil {
 		return names
 	}
@@ -38,9 +38,12 @@ func IsArchivedTwin(t *fsutil.Tree, id, name string) bool {
 
 // archivedTwin: name is in archive (opened as archive) as a canonical
 // message or an attachment of one there, and the two copies are equal.
-func archivedTwin(t, archive *fsutil.Tree, id, name string) bool {
-	fi, err := archive.Lstat(name)
-	if err != nil || !fi.Mode().IsRegular() {
+func archivedTwin(t *fsutil.Tree, archive *fsutil.Folder, id, name string) bool {
+	// A raw stat through the open folder: through the archive as a Tree
+	// (os.Root's Lstat, a FileInfo and a path error for each absent name)
+	// the 10,000 stats of `ls --json` took it from 1.50x to 1.83x the
+	// read floor's CPU.
+	if !archive.IsRegular(name) {
 		return false
 	}
 	if !message.IsCanonical(name) {
@@ -48,7 +51,7 @@ func archivedTwin(t, archive *fsutil.Tree, id, name string) bool {
 		if !ok {
 			return false
 		}
-		if fi, err := archive.Lstat(p + ".md"); err != nil || !fi.Mode().IsRegular() {
+		if !archive.IsRegular(p + ".md") {
 			return false
 		}
 	}
