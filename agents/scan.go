@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/message"
 )
@@ -43,6 +44,7 @@ func ScanAgent(t *fsutil.Tree, id string) Scan {
 	}
 	s.Inbox = scanDir(t, id+"/inbox")
 	s.Archive = scanDir(t, id+"/archive")
+	s.Inbox = dropTwins(t, id, s.Inbox, s.Archive)
 	if w, ok := events.WaitingFor(t, id); ok {
 		s.Waiting = &w
 	}
@@ -107,6 +109,25 @@ func scanDir(t *fsutil.Tree, dir string) []Entry {
 		out[i] = e
 	}
 	return out
+}
+
+// dropTwins leaves out the inbox entries that are archived twins
+// (inbox.WithoutTwins): a copy a sync brought back before the next sweep
+// is neither counted nor shown. Only names in both folders are checked.
+func dropTwins(t *fsutil.Tree, id string, in, archive []Entry) []Entry {
+	var both []string
+	for _, e := range in {
+		if _, ok := slices.BinarySearchFunc(archive, e.Name, func(a Entry, n string) int { return strings.Compare(a.Name, n) }); ok {
+			both = append(both, e.Name)
+		}
+	}
+	if len(both) == 0 {
+		return in
+	}
+	twins := slices.Clone(both)
+	live := inbox.WithoutTwins(t, id, both)
+	twins = slices.DeleteFunc(twins, func(n string) bool { return slices.Contains(live, n) })
+	return slices.DeleteFunc(in, func(e Entry) bool { return slices.Contains(twins, e.Name) })
 }
 
 // LastActivity is the newest mtime over the inbox and archive entries and

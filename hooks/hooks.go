@@ -1,10 +1,11 @@
 // Package hooks is every agent-integration hook st runs in process
 // (`st hook <event>`): the session-boundary events of st-compat §7
 // (session-start, pre-compact, stop-failure, and Codex's
-// codex-session-start and codex-stop) and the Claude Code events of
+// codex-session-start and codex-stop), the Claude Code events of
 // issue 6 (user-prompt-submit, subagent-start, pre-tool-use,
 // post-tool-use, post-tool-use-failure, notification, stop,
-// session-end, and stop-failure --retry).
+// session-end, and stop-failure --retry), and Codex's
+// codex-pre-tool-use, the reservation check of issue 19.
 //
 // Every event goes through one runner (run.go): Serve reads the payload
 // (bounded), loads config.yaml for the hooks that read it, and hands
@@ -54,6 +55,7 @@ const (
 	StopFailure       = "stop-failure"
 	CodexSessionStart = "codex-session-start"
 	CodexStop         = "codex-stop"
+	CodexPreToolUse   = "codex-pre-tool-use"
 )
 
 // ... and those of issue 6.
@@ -69,7 +71,7 @@ const (
 )
 
 // Events lists the session-boundary events in usage order.
-var Events = []string{SessionStart, PreCompact, StopFailure, CodexSessionStart, CodexStop}
+var Events = []string{SessionStart, PreCompact, StopFailure, CodexSessionStart, CodexStop, CodexPreToolUse}
 
 // ExtraEvents lists the issue-6 events in usage order.
 var ExtraEvents = []string{UserPromptSubmit, SubagentStart, PreToolUse, PostToolUse, PostToolUseFailure, Notification, Stop, SessionEnd}

@@ -277,7 +277,7 @@ func TestOutputsAreAccepted(t *testing.T) {
 			if err := CheckOutput(event, r.Stdout); err != nil {
 				t.Errorf("%s json=%v: %v\n%s", event, asJSON, err, r.Stdout)
 			}
-			if IsCodex(event) && len(r.Stdout) == 0 {
+			if IsCodex(event) && event != CodexPreToolUse && len(r.Stdout) == 0 { // pre-tool-use speaks only to refuse
 				t.Errorf("%s printed nothing", event)
 			}
 		}
@@ -303,6 +303,12 @@ func TestCheckOutputRejects(t *testing.T) {
 		{CodexSessionStart, `{"continue":"yes"}`},
 		{SessionStart, `{"hookSpecificOutput":{"hookEventName":"PreCompact","additionalContext":"x"}}`},
 		{SessionStart, `{"hookSpecificOutput":`},
+		{CodexPreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`},
+		{CodexPreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"x"}}`},
+		{CodexPreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}`},
+		{CodexPreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"x","extra":1}}`},
+		{CodexPreToolUse, `{"hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"deny","permissionDecisionReason":"x"}}`},
+		{CodexPreToolUse, `{"decision":"approve"}`},
 	}
 	for _, tt := range tests {
 		if CheckOutput(tt.event, []byte(tt.out)) == nil {
@@ -325,6 +331,7 @@ func TestSamplePayloads(t *testing.T) {
 		{StopFailure, "StopFailure", []string{"error", "error_details", "last_assistant_message"}, false},
 		{CodexSessionStart, "SessionStart", []string{"model", "permission_mode", "source"}, true},
 		{CodexStop, "Stop", []string{"turn_id", "model", "permission_mode", "stop_hook_active", "last_assistant_message"}, true},
+		{CodexPreToolUse, "PreToolUse", []string{"turn_id", "model", "permission_mode", "tool_name", "tool_input", "tool_use_id"}, true},
 	}
 	for _, tt := range tests {
 		var obj map[string]json.RawMessage

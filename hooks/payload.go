@@ -174,6 +174,7 @@ var EventNames = map[string]string{
 	"post-compact":          "PostCompact",
 	"codex-session-start":   "SessionStart",
 	"codex-stop":            "Stop",
+	"codex-pre-tool-use":    "PreToolUse",
 }
 
 // EventName is the Claude Code name for a hook: the payload's

@@ -20,15 +20,20 @@ func reservationDeny(c *call) (reason string, denied bool) {
 	if !slices.Contains(EditTools, c.p.ToolName) {
 		return "", false
 	}
-	target := c.p.Input().FilePathOf()
+	return reservedFor(c, c.p.Input().FilePathOf(), c.p.Cwd)
+}
+
+// reservedFor is reservationDeny for one path, relative to dir unless
+// absolute.
+func reservedFor(c *call, target, dir string) (reason string, denied bool) {
 	if target == "" {
 		return "", false
 	}
 	if !filepath.IsAbs(target) {
-		if c.p.Cwd == "" {
+		if dir == "" {
 			return "", false
 		}
-		target = filepath.Join(c.p.Cwd, target)
+		target = filepath.Join(dir, target)
 	}
 	repo, rel, ok := reserve.Locate(target)
 	if !ok {

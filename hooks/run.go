@@ -122,6 +122,8 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 		return hook{run: func(c *call) Result { return runCodexSessionStart(c.opt) }}, true
 	case CodexStop:
 		return hook{run: func(c *call) Result { return runCodexStop(c.opt) }}, true
+	case CodexPreToolUse:
+		return hook{run: codexPreToolUse, readsPayload: true, onStore: true}, true
 	case UserPromptSubmit:
 		return hook{run: userPromptSubmit, readsPayload: true, readsConfig: true, onStore: true, createsRoot: true}, true
 	case SubagentStart:

@@ -9,7 +9,9 @@ import (
 )
 
 // IsCodex reports whether event is one of the Codex hooks.
-func IsCodex(event string) bool { return event == CodexSessionStart || event == CodexStop }
+func IsCodex(event string) bool {
+	return event == CodexSessionStart || event == CodexStop || event == CodexPreToolUse
+}
 
 // CheckOutput reports whether stdout is output the harness accepts from
 // the hook for event: Claude Code parses stdout starting with "{" as JSON
@@ -46,6 +48,8 @@ func checkCodex(event string, out []byte) error {
 		allowed = append(allowed, "hookSpecificOutput")
 	case "Stop":
 		allowed = append(allowed, "decision", "reason")
+	case "PreToolUse":
+		allowed = append(allowed, "hookSpecificOutput")
 	}
 	if err := onlyKeys(obj, allowed); err != nil {
 		return err
@@ -106,6 +110,9 @@ func checkHSO(event string, obj map[string]json.RawMessage, closed bool) error {
 	if name != event {
 		return fmt.Errorf("hookSpecificOutput.hookEventName is %q, want %q", name, event)
 	}
+	if closed && event == "PreToolUse" {
+		return checkCodexDeny(hso)
+	}
 	if closed {
 		if err := onlyKeys(hso, []string{"hookEventName", "additionalContext"}); err != nil {
 			return fmt.Errorf("hookSpecificOutput: %v", err)
@@ -137,6 +144,24 @@ func onlyKeys(obj map[string]json.RawMessage, allowed []string) error {
 	if len(extra) > 0 {
 		sort.Strings(extra)
 		return fmt.Errorf("unknown keys %s (Codex rejects the output)", strings.Join(extra, ", "))
+	}
+	return nil
+}
+
+// checkCodexDeny accepts the one PreToolUse answer st gives Codex: a
+// deny with a non-empty reason. Codex rejects a bare allow and ask.
+func checkCodexDeny(hso map[string]json.RawMessage) error {
+	if err := onlyKeys(hso, []string{"hookEventName", "permissionDecision", "permissionDecisionReason"}); err != nil {
+		return fmt.Errorf("hookSpecificOutput: %v", err)
+	}
+	var decision, reason string
+	json.Unmarshal(hso["permissionDecision"], &decision)
+	json.Unmarshal(hso["permissionDecisionReason"], &reason)
+	if decision != "deny" {
+		return fmt.Errorf("permissionDecision must be \"deny\" (Codex rejects allow without updatedInput, and ask)")
+	}
+	if strings.TrimSpace(reason) == "" {
+		return fmt.Errorf("a deny needs a non-empty permissionDecisionReason")
 	}
 	return nil
 }

@@ -18,16 +18,16 @@ func regularNames(t *fsutil.Tree, dir string) ([]string, error) {
 	if t == nil {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: fs.ErrNotExist}
 	}
-	entries, err := t.ReadDir(dir)
+	folder, err := t.OpenFolder(dir)
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		if n := e.Name(); n != "" && n[0] != '.' && e.Type().IsRegular() {
-			names = append(names, n)
-		}
+	defer folder.Close()
+	names, err := folder.RegularNames()
+	if err != nil {
+		return nil, err
 	}
+	names = slices.DeleteFunc(names, func(n string) bool { return n[0] == '.' })
 	slices.Sort(names)
 	return names, nil
 }
@@ -44,13 +44,18 @@ func isRegular(t *fsutil.Tree, rel string) bool {
 
 // List returns the deliverable names (canonical and outside) in
 // <id>/<folder>, byte-sorted, which for canonical names is chronological.
-// A missing folder gives an fs.ErrNotExist error.
+// The inbox's archived twins are left out (WithoutTwins). A missing
+// folder gives an fs.ErrNotExist error.
 func List(t *fsutil.Tree, id, folder string) ([]string, error) {
 	names, err := regularNames(t, id+"/"+folder)
 	if err != nil {
 		return nil, err
 	}
-	return slices.DeleteFunc(names, func(n string) bool { return !message.IsDeliverable(n) }), nil
+	names = slices.DeleteFunc(names, func(n string) bool { return !message.IsDeliverable(n) })
+	if folder == Inbox {
+		names = WithoutTwins(t, id, names)
+	}
+	return names, nil
 }
 
 // Filter narrows a listing the way `message ls` does.
@@ -100,11 +105,16 @@ func selectItems(t *fsutil.Tree, id, folder string, f Filter, meta bool) ([]Item
 	if err != nil {
 		return nil, err
 	}
-	var parsed []message.Fields
+	var heads []Item
 	if f.From != "" || meta {
-		parsed = parseCanonical(t, dir, names)
+		heads = projectCanonical(t, dir, names)
 	}
-	items := []Item{}
+	// The kept items are written over the heads already read (never
+	// ahead of i), so a listing holds one slice of items, not two.
+	items := heads[:0]
+	if heads == nil {
+		items = make([]Item, 0, len(names))
+	}
 	for i, name := range names {
 		canonical := message.IsCanonical(name)
 		var ts float64
@@ -116,41 +126,69 @@ func selectItems(t *fsutil.Tree, id, folder string, f Filter, meta bool) ([]Item
 		if f.Since != nil && ts < *f.Since {
 			continue
 		}
-		var fields message.Fields
-		if parsed != nil && canonical {
-			fields = parsed[i]
+		var it Item
+		if heads != nil && canonical {
+			it = heads[i]
 		}
 		if f.From != "" {
 			if !canonical && f.From != "outside" {
 				continue
 			}
-			if canonical && fields["from"] != f.From {
+			if canonical && (it.From == nil || *it.From != f.From) {
 				continue
 			}
 		}
-		items = append(items, item(name, ts, canonical, fields, meta))
+		switch {
+		case !meta:
+			it = Item{}
+		case !canonical:
+			outside := "outside"
+			it.From = &outside
+		}
+		it.Filename, it.TS = name, ts
+		if it.Tags == nil {
+			it.Tags = []string{}
+		}
+		items = append(items, it)
 	}
 	return items, nil
 }
 
-// item projects one listed file; without meta only its name and ts.
-func item(name string, ts float64, canonical bool, fields message.Fields, meta bool) Item {
-	it := Item{Filename: name, TS: ts, Tags: []string{}}
-	switch {
-	case !meta:
-	case canonical:
-		it.From = nonEmpty(fields["from"])
-		it.Subject = nonEmpty(fields["subject"])
-		it.InReplyTo = nonEmpty(fields["in-reply-to"])
-		if v := fields["tags"]; v != "" {
-			it.Tags = message.ReadTags(v)
+// projectCanonical returns the projection (head) of every canonical name
+// in folder dir (an unreadable file projects as no fields), index for
+// index; other names get the zero Item. Projecting in the readers keeps
+// it off the serial path.
+func projectCanonical(t *fsutil.Tree, dir string, names []string) []Item {
+	heads := make([]Item, len(names))
+	forCanonical(t, dir, names, func(i int, text string) { heads[i] = head(text) })
+	return heads
+}
+
+// head projects a message's frontmatter onto the Item fields `ls --json`
+// shows (§6.4), without building a map of every field: a later line for a
+// key wins, as in message.Parse.
+func head(text string) Item {
+	var from, subject, inReplyTo, tags, priority string
+	message.Scan(text, func(key, value string) {
+		switch key {
+		case "from":
+			from = value
+		case "subject":
+			subject = value
+		case "in-reply-to":
+			inReplyTo = value
+		case "tags":
+			tags = value
+		case "priority":
+			priority = value
 		}
-		if p := fields["priority"]; message.ValidPriority(p) {
-			it.Priority = &p
-		}
-	default:
-		outside := "outside"
-		it.From = &outside
+	})
+	it := Item{From: nonEmpty(from), Subject: nonEmpty(subject), InReplyTo: nonEmpty(inReplyTo), Tags: []string{}}
+	if tags != "" {
+		it.Tags = message.ReadTags(tags)
+	}
+	if message.ValidPriority(priority) {
+		it.Priority = &priority
 	}
 	return it
 }
@@ -162,15 +200,6 @@ func readCanonical(t *fsutil.Tree, dir string, names []string) []string {
 	texts := make([]string, len(names))
 	forCanonical(t, dir, names, func(i int, text string) { texts[i] = text })
 	return texts
-}
-
-// parseCanonical returns the frontmatter of every canonical name in
-// folder dir (an unreadable file parses as ""), index for index; other
-// names get nil. Parsing in the readers keeps it off the serial path.
-func parseCanonical(t *fsutil.Tree, dir string, names []string) []message.Fields {
-	parsed := make([]message.Fields, len(names))
-	forCanonical(t, dir, names, func(i int, text string) { parsed[i], _, _ = message.Parse(text) })
-	return parsed
 }
 
 // forCanonical calls fn with the index and head (readHead) of every
@@ -238,6 +267,9 @@ func Orphans(t *fsutil.Tree, id, folder string, since *float64) ([]string, error
 	names, err := regularNames(t, id+"/"+folder)
 	if err != nil {
 		return nil, err
+	}
+	if folder == Inbox {
+		names = WithoutTwins(t, id, names)
 	}
 	messages := map[string]bool{}
 	for _, n := range names {

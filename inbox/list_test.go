@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/smalltalk-go/st/message"
 )
 
 func TestListFiltering(t *testing.T) {
@@ -154,4 +156,44 @@ func TestFIFONeverBlocks(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("a reader blocked on a FIFO")
 	}
+}
+
+// FuzzHead checks the map-free projection of a listing against the
+// fields message.Parse gives: a later line for a key wins, an invalid
+// priority is none, tags are read once.
+func FuzzHead(f *testing.F) {
+	for _, s := range []string{
+		"---\nfrom: a\nfrom: b\nsubject: \"s\\n\"\nin-reply-to: x\ntags: [p, 'q r']\npriority: high\npriority: bogus\n---\nbody",
+		"---\ntags: []\npriority: low\n---\n", "---\nfrom: a\n", "no frontmatter",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		fields, _, _ := message.Parse(text)
+		opt := func(k string) string {
+			if v := fields[k]; v != "" {
+				return v
+			}
+			return "<nil>"
+		}
+		want := []string{opt("from"), opt("subject"), opt("in-reply-to"), "<nil>"}
+		if p := fields["priority"]; message.ValidPriority(p) {
+			want[3] = p
+		}
+		wantTags := []string{}
+		if v := fields["tags"]; v != "" {
+			wantTags = message.ReadTags(v)
+		}
+		it := head(text)
+		deref := func(s *string) string {
+			if s == nil {
+				return "<nil>"
+			}
+			return *s
+		}
+		got := []string{deref(it.From), deref(it.Subject), deref(it.InReplyTo), deref(it.Priority)}
+		if !slices.Equal(got, want) || !slices.Equal(it.Tags, wantTags) || it.Tags == nil {
+			t.Fatalf("head(%q) = %q %q, want %q %q", text, got, it.Tags, want, wantTags)
+		}
+	})
 }

@@ -69,6 +69,9 @@ func searchFolder(t *fsutil.Tree, agent, folder, needle string, q Query) []Hit {
 			keep = append(keep, n)
 		}
 	}
+	if folder == Inbox {
+		keep = WithoutTwins(t, agent, keep)
+	}
 	var mu sync.Mutex
 	var hits []Hit
 	forCanonical(t, dir, keep, func(i int, text string) {

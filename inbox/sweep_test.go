@@ -12,14 +12,18 @@ const (
 	msgB = "1714826789013-bbbbbb.md"
 )
 
-func TestSweep(t *testing.T) {
-	tests := []struct {
-		name    string
-		files   map[string]string
-		removed int
-		gone    []string // inbox files that must be removed
-		kept    []string // files that must stay
-	}{
+// sweepCase is a store, what Sweep removes from it and what it keeps;
+// WithoutTwins must hide exactly what Sweep removes.
+type sweepCase struct {
+	name    string
+	files   map[string]string
+	removed int
+	gone    []string // inbox files that must be removed
+	kept    []string // files that must stay
+}
+
+func sweepCases() []sweepCase {
+	return []sweepCase{
 		{
 			name:    "identical twin removed",
 			files:   map[string]string{"alice/inbox/" + msgA: "x", "alice/archive/" + msgA: "x"},
@@ -64,7 +68,10 @@ func TestSweep(t *testing.T) {
 			removed: 2, gone: []string{"NotAnAgent/inbox/" + msgA, "e/inbox/" + msgB}, kept: []string{"e/inbox/" + msgA},
 		},
 	}
-	for _, tt := range tests {
+}
+
+func TestSweep(t *testing.T) {
+	for _, tt := range sweepCases() {
 		t.Run(tt.name, func(t *testing.T) {
 			tr, dir := store(t, tt.files)
 			if got := Sweep(tr); got != tt.removed {

@@ -47,6 +47,9 @@ func buildIndex(t *fsutil.Tree) *index {
 	for _, id := range ids {
 		for _, folder := range []string{Inbox, Archive} {
 			names, _ := regularNames(t, id+"/"+folder)
+			if folder == Inbox {
+				names = WithoutTwins(t, id, names)
+			}
 			texts := readCanonical(t, id+"/"+folder, names)
 			for i, n := range names {
 				if !message.IsCanonical(n) {

@@ -62,6 +62,8 @@ func (s *server) deliverNew(ctx context.Context, seen map[string]bool) {
 			fresh = append(fresh, n)
 		}
 	}
+	// An archived twin a sync brought back is not news.
+	fresh = inbox.WithoutTwins(t, s.cfg.Agent, fresh)
 	slices.Sort(fresh)
 	for _, n := range fresh {
 		if ctx.Err() != nil {

@@ -56,6 +56,7 @@ func (s *server) evaluateDrift() (drift bool, body string, ok bool) {
 	}
 	rel := s.cfg.Agent + "/" + inbox.Inbox
 	names, _ := t.ReadDirNames(rel)
+	names = inbox.WithoutTwins(t, s.cfg.Agent, names)
 	nowMs := float64(now.UnixNano()) / 1e6
 	n, oldest := 0, 0.0
 	for _, name := range names {

@@ -1,13 +1,11 @@
 package mcp
 
 import (
-	"fmt"
 	"path/filepath"
 	"strconv"
 
 	agentctx "github.com/smalltalk-go/st/context"
 	"github.com/smalltalk-go/st/internal/layout"
-	"github.com/smalltalk-go/st/internal/sterr"
 )
 
 type contextReadIn struct {
@@ -80,7 +78,7 @@ func (s *server) addContextTools() {
 			default:
 				var size int64
 				if out.Text, size, ok = agentctx.ReadNowWithin(t, id, limit); size > 0 {
-					return "", contextReadOut{}, tooLarge("context/now.md", size, limit)
+					return "", contextReadOut{}, layout.ErrTooLarge("context/now.md", size, limit)
 				}
 			}
 			out.Absent = !ok
@@ -106,7 +104,7 @@ func (s *server) addContextTools() {
 				return "", contextWriteOut{}, err
 			}
 			if n := int64(len(in.Body)); n > s.cfg.MaxMessageBytes {
-				return "", contextWriteOut{}, tooLarge("body", n, s.cfg.MaxMessageBytes)
+				return "", contextWriteOut{}, layout.ErrTooLarge("body", n, s.cfg.MaxMessageBytes)
 			}
 			t, err := s.tree()
 			if err != nil {
@@ -141,7 +139,7 @@ func (s *server) addContextTools() {
 				return "", contextAppendOut{}, err
 			}
 			if n := int64(len(in.Decision) + len(in.Why)); n > s.cfg.MaxMessageBytes {
-				return "", contextAppendOut{}, tooLarge("decision", n, s.cfg.MaxMessageBytes)
+				return "", contextAppendOut{}, layout.ErrTooLarge("decision", n, s.cfg.MaxMessageBytes)
 			}
 			t, err := s.tree()
 			if err != nil {
@@ -165,12 +163,4 @@ func (s *server) addContextTools() {
 			}, nil
 		},
 	})
-}
-
-// tooLarge is the error for what (a file or an argument) of size bytes
-// over the maximum message size limit.
-func tooLarge(what string, size, limit int64) error {
-	return sterr.New(sterr.MessageTooLarge,
-		fmt.Sprintf("%s too large: %d bytes, more than the maximum of %d bytes (set ST_MAX_MESSAGE_BYTES to change it)", what, size, limit),
-		map[string]any{"size": size, "limit": limit})
 }

@@ -116,7 +116,8 @@ func (s *server) addResourceTools() {
 		description: "Record a URL with an optional title, labels, relation and description in your own resources/ folder, where every agent can read it (the CLI's `st resource add`). " +
 			"Use it to point peers at something you own or follow: a pull request, a document, a terminal session. " +
 			"st sync carries it to other machines. Every call adds a new resource, even for the same URL. " +
-			"Returns its filename. Errors: INVALID_RESOURCE_URL (no lowercase scheme followed by ://).",
+			"Returns its filename. Errors: INVALID_RESOURCE_URL (no lowercase scheme followed by ://), " +
+			"MESSAGE_TOO_LARGE (the file would pass the maximum message size, ST_MAX_MESSAGE_BYTES, 4 MiB by default: shorten the description).",
 		// A new resource file per call; nothing is replaced.
 		effect: effect{},
 		run: func(in resourceAddIn) (string, resourceAddOut, error) {
@@ -132,13 +133,17 @@ func (s *server) addResourceTools() {
 				return "", resourceAddOut{}, err
 			}
 			defer t.Close()
-			fn, err := resource.Add(t, id, resource.Resource{
+			r := resource.Resource{
 				URL:      in.URL,
 				Title:    str(in.Title),
 				Tags:     resource.SplitTags(in.Tags...),
 				Relation: str(in.Relation),
 				Body:     []byte(str(in.Body)),
-			}, s.cfg.Now())
+			}
+			if err := resource.CheckSize(r, s.cfg.MaxMessageBytes); err != nil {
+				return "", resourceAddOut{}, err
+			}
+			fn, err := resource.Add(t, id, r, s.cfg.Now())
 			if err != nil {
 				return "", resourceAddOut{}, err
 			}
@@ -161,7 +166,7 @@ func (s *server) addResourceTools() {
 			defer closeTree(t)
 			out := resourceLsOut{Identity: id, Resources: []resourceItem{}}
 			for _, fn := range resource.List(t, id) {
-				r, err := resource.Read(t, id, fn)
+				r, err := resource.ReadHeader(t, id, fn)
 				if err != nil {
 					continue // unreadable files are skipped
 				}
@@ -174,7 +179,8 @@ func (s *server) addResourceTools() {
 		name:  "st_resource_read",
 		title: "Read one resource",
 		description: "Return one published link whole: URL, title, labels, relation and description (the CLI's `st resource read`). Yours by default; any agent's may be read. " +
-			"Changes nothing. Errors: INVALID_FILENAME, RESOURCE_NOT_FOUND (check the name with st_resource_ls), INVALID_IDENTITY, IDENTITY_NOT_HOSTED.",
+			"Changes nothing. Errors: INVALID_FILENAME, RESOURCE_NOT_FOUND (check the name with st_resource_ls), INVALID_IDENTITY, IDENTITY_NOT_HOSTED, " +
+			"MESSAGE_TOO_LARGE (the file passes the maximum message size; st resource read in a shell prints it).",
 		effect: reads,
 		run: func(in resourceReadIn) (string, resourceReadOut, error) {
 			id, err := s.agent(in.Identity)
@@ -189,7 +195,7 @@ func (s *server) addResourceTools() {
 			}
 			t := s.readTree()
 			defer closeTree(t)
-			r, err := resource.Read(t, id, in.Filename)
+			r, err := resource.Read(t, id, in.Filename, s.cfg.MaxMessageBytes)
 			if err != nil {
 				return "", resourceReadOut{}, err
 			}

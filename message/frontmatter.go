@@ -13,38 +13,53 @@ type Fields map[string]string
 // only when the first line is exactly "---" and a later line is exactly
 // "---"; otherwise ok is false, fields is empty and body is the whole text.
 func Parse(text string) (fields Fields, body string, ok bool) {
+	fields = Fields{}
+	body, ok = Scan(text, func(key, value string) { fields[key] = value })
+	return fields, body, ok
+}
+
+// Scan is Parse without the map: it calls fn with each field in file
+// order (a later line for a key overrides an earlier one, as in Parse) and
+// returns the body. A reader that keeps a few fields of many messages
+// skips building a map for each.
+func Scan(text string, fn func(key, value string)) (body string, ok bool) {
 	if !strings.HasPrefix(text, "---\n") {
-		return Fields{}, text, false
+		return text, false
 	}
-	rest := text[4:]
-	var lines []string
-	for {
-		i := strings.IndexByte(rest, '\n')
-		line := rest
-		if i >= 0 {
-			line = rest[:i]
+	// The closing line first: without one there is no frontmatter, and
+	// fn must not have been called.
+	front := text[4:]
+	end := -1
+	for i := 0; ; {
+		j := strings.IndexByte(front[i:], '\n')
+		line := front[i:]
+		if j >= 0 {
+			line = front[i : i+j]
 		}
 		if line == "---" {
-			if i < 0 {
-				body = ""
-			} else {
-				body = rest[i+1:]
+			end, body = i, ""
+			if j >= 0 {
+				body = front[i+j+1:]
 			}
 			break
 		}
-		if i < 0 {
-			return Fields{}, text, false
+		if j < 0 {
+			return text, false
 		}
-		lines = append(lines, line)
-		rest = rest[i+1:]
+		i += j + 1
 	}
-	fields = Fields{}
-	for _, line := range lines {
+	for rest := front[:end]; rest != ""; {
+		line := rest
+		if j := strings.IndexByte(rest, '\n'); j >= 0 {
+			line, rest = rest[:j], rest[j+1:]
+		} else {
+			rest = ""
+		}
 		if k, v, ok := parseLine(line); ok {
-			fields[k] = v
+			fn(k, v)
 		}
 	}
-	return fields, body, true
+	return body, true
 }
 
 // parseLine reads one "key: value" line; blank, comment and malformed

@@ -2,6 +2,7 @@ package message
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -254,4 +255,41 @@ func BenchmarkBytes(b *testing.B) {
 	for b.Loop() {
 		m.Bytes()
 	}
+}
+
+// FuzzScan checks Scan against the line-by-line reading Parse was first
+// written as: split at each newline until a line is exactly "---".
+func FuzzScan(f *testing.F) {
+	for _, s := range []string{"", "---\n---", "---\n---\n", "---\nfrom: a\nfrom: b\n---\nhi\n", "---\n\n# c\nx: 1\n---", "---\nfrom: a\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var got []string
+		body, ok := Scan(text, func(k, v string) { got = append(got, k, v) })
+		var want []string
+		wantBody, wantOK := text, false
+		if rest, found := strings.CutPrefix(text, "---\n"); found {
+			for {
+				line, after, more := strings.Cut(rest, "\n")
+				if line == "---" {
+					wantBody, wantOK = after, true
+					break
+				}
+				if !more {
+					want = nil
+					break
+				}
+				if k, v, ok := parseLine(line); ok {
+					want = append(want, k, v)
+				}
+				rest = after
+			}
+		}
+		if !wantOK {
+			want = nil
+		}
+		if ok != wantOK || body != wantBody || !slices.Equal(got, want) {
+			t.Fatalf("Scan(%q) = %q, %q, %v; want %q, %q, %v", text, got, body, ok, want, wantBody, wantOK)
+		}
+	})
 }

@@ -67,8 +67,10 @@ func SplitTags(s string) []string {
 func ReadTags(v string) []string {
 	v = strings.TrimPrefix(v, "[")
 	v = strings.TrimSuffix(v, "]")
-	tags := []string{}
-	for _, t := range strings.Split(v, ",") {
+	tags := make([]string, 0, strings.Count(v, ",")+1)
+	for rest, more := v, true; more; {
+		var t string
+		t, rest, more = strings.Cut(rest, ",")
 		t = strings.TrimSpace(t)
 		if len(t) >= 2 && (t[0] == '"' && t[len(t)-1] == '"' || t[0] == '\'' && t[len(t)-1] == '\'') {
 			t = t[1 : len(t)-1]

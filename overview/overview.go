@@ -103,6 +103,7 @@ func inboxSummary(t *fsutil.Tree, id string, now time.Time) Inbox {
 	if err != nil {
 		return Inbox{}
 	}
+	names = inbox.WithoutTwins(t, id, names)
 	first, n := "", 0
 	for _, name := range names {
 		if message.IsCanonical(name) {

@@ -2,6 +2,7 @@ package peersync
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -118,9 +119,12 @@ func checkNoTorn(t *testing.T, m *machine, l *ledger, when string) {
 					continue
 				}
 				got, err := os.ReadFile(filepath.Join(m.root, agent, dir, e.Name()))
+				if errors.Is(err, fs.ErrNotExist) {
+					continue // archived or swept since the listing
+				}
 				want, ok := l.sent[agent+"/"+e.Name()]
 				if err != nil || !ok || !bytes.Equal(got, want) {
-					t.Errorf("%s: %s/%s/%s is torn or unknown (%d bytes, sent %v)", when, agent, dir, e.Name(), len(got), ok)
+					t.Errorf("%s: %s/%s/%s is torn or unknown (%d bytes, sent %v, %v)", when, agent, dir, e.Name(), len(got), ok, err)
 				}
 			}
 		}
@@ -140,6 +144,9 @@ func holdings(m *machine) map[string][]string {
 	}
 	return out
 }
+
+// killNames names kill's faults, by how.
+var killNames = []string{"sshd session", "local rsync", "ssh client", "remote rsync", "server restart"}
 
 // kill injects one fault: the connection's sshd, the local or remote
 // rsync or ssh, or the whole server.
@@ -184,8 +191,21 @@ func TestSSHFaults(t *testing.T) {
 	halt := func() { once.Do(func() { close(stop); wg.Wait() }) }
 	t.Cleanup(halt)
 
-	failed := 0
+	failed, dishonest := 0, 0
+	kills := make([]int, len(killNames))
 	for run := range faultRuns() {
+		// What the source holds that cannot move during the run: all of
+		// it on A (nobody archives there), alice's and the archive on B.
+		src, dst, verb := a, b, "push"
+		if run%2 == 1 {
+			src, dst, verb = b, a, "pull"
+		}
+		var settled []string
+		for key, where := range holdings(src) {
+			if src == a || strings.HasPrefix(key, "alice/") || where[0] == "archive" {
+				settled = append(settled, key)
+			}
+		}
 		var syncs sync.WaitGroup
 		errs := make([]error, 2)
 		syncs.Go(func() {
@@ -199,10 +219,23 @@ func TestSSHFaults(t *testing.T) {
 			syncs.Go(func() { errs[1] = b.s.Pull(srv.Spec(a.root)) })
 		}
 		time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
-		kill(srv, rand.IntN(5))
+		how := rand.IntN(len(kills))
+		kill(srv, how)
+		kills[how]++
 		syncs.Wait()
 		if errs[0] != nil || errs[1] != nil {
 			failed++
+		}
+		// A sync that reports success has copied everything it was
+		// sent for.
+		if errs[0] == nil {
+			h := holdings(dst)
+			for _, key := range settled {
+				if h[key] == nil {
+					dishonest++
+					t.Errorf("run %d: the %s reported success, but the other side lacks %s", run, verb, key)
+				}
+			}
 		}
 		checkNoTorn(t, a, l, fmt.Sprintf("run %d, A", run))
 		checkNoTorn(t, b, l, fmt.Sprintf("run %d, B", run))
@@ -214,7 +247,6 @@ func TestSSHFaults(t *testing.T) {
 		}
 	}
 	halt()
-	t.Logf("%d of %d runs failed mid-transfer", failed, faultRuns())
 
 	// The next sync completes: push and pull, then B's push so A learns
 	// of B's archive, then the sweep on each (gc serve).
@@ -229,17 +261,28 @@ func TestSSHFaults(t *testing.T) {
 	}
 	a.s.Sweep()
 	b.s.Sweep()
+	// Killed transfers leave rsync temp files; once stale, a sweep
+	// removes them (and nothing else: the checks below still hold).
+	var temps int
+	for _, m := range []*machine{a, b} {
+		m.s.Now = func() time.Time { return time.Now().Add(StaleTempAge + time.Minute) }
+		temps += m.s.RemoveStaleTemps()
+	}
 	ha, hb := holdings(a), holdings(b)
+	var lost, doubled, resurrected int
 	for key := range l.sent {
 		for host, h := range map[string]map[string][]string{"A": ha, "B": hb} {
 			switch where := h[key]; {
 			case len(where) == 0:
+				lost++
 				t.Errorf("%s lost %s", host, key)
 			case len(where) > 1:
+				doubled++
 				t.Errorf("%s holds %s at two names: %v", host, key, where)
 			}
 		}
 		if ha[key] != nil && hb[key] != nil && ha[key][0] != hb[key][0] {
+			resurrected++
 			t.Errorf("%s is in A's %s but B's %s", key, ha[key][0], hb[key][0])
 		}
 	}
@@ -248,13 +291,18 @@ func TestSSHFaults(t *testing.T) {
 	if len(l.sent) == 0 {
 		t.Fatal("nothing was sent")
 	}
-	// Leftovers of killed transfers are dot-files no reader takes.
-	var junk int
-	filepath.WalkDir(b.root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), ".") && !strings.Contains(p, "/.st-hosts/") {
-			junk++
-		}
-		return nil
-	})
-	t.Logf("%d messages sent; %d temp files left by killed transfers on B", len(l.sent), junk)
+	for _, m := range []*machine{a, b} {
+		filepath.WalkDir(m.root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && isRsyncTemp(d.Name()) {
+				t.Errorf("an rsync temp file survived the sweep: %s", p)
+			}
+			return nil
+		})
+	}
+	var byKind []string
+	for i, n := range kills {
+		byKind = append(byKind, fmt.Sprintf("%d %s", n, killNames[i]))
+	}
+	t.Logf("result: %d runs, %d kills (%s), %d syncs failed mid-transfer, %d reported success without the data; %d messages sent, %d lost, %d at two names, %d resurrected, torn none; %d rsync temp files removed once stale",
+		faultRuns(), faultRuns(), strings.Join(byKind, ", "), failed, dishonest, len(l.sent), lost, doubled, resurrected, temps)
 }

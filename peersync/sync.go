@@ -96,6 +96,17 @@ func (s *Syncer) Sweep() int {
 	return inbox.Sweep(t)
 }
 
+// RemoveStaleTemps removes what killed rsync runs left under the root
+// (RemoveStaleTemps, on the Syncer's clock).
+func (s *Syncer) RemoveStaleTemps() int {
+	t, err := fsutil.Open(s.Root)
+	if err != nil {
+		return 0
+	}
+	defer t.Close()
+	return RemoveStaleTemps(t, s.now())
+}
+
 // Push sends the root to the peer: sweep, rsync, sweep.
 func (s *Syncer) Push(spec string) error {
 	if _, err := os.Stat(s.Root); err != nil {
@@ -147,9 +158,11 @@ func (s *Syncer) resolve(spec string) (string, error) {
 
 // transfer runs one rsync between from and to with sweeps around it.
 // The sweep after runs even when rsync failed: a partial transfer can
-// have brought back archived messages too.
+// have brought back archived messages too. The one before also removes
+// the temp files of earlier transfers killed long ago.
 func (s *Syncer) transfer(stage, from, to string) error {
 	s.Sweep()
+	s.RemoveStaleTemps()
 	defer s.Sweep()
 	fmt.Fprintf(s.Log, "# %s: %s -> %s\n", stage, from, to)
 	code, stderr := s.rsync(from, to)

@@ -13,8 +13,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/message"
 )
@@ -147,15 +149,23 @@ func CheckName(filename string) error {
 	return nil
 }
 
-// Read returns one resource of id. The filename must be canonical.
-func Read(t *fsutil.Tree, id, filename string) (Record, error) {
-	if err := CheckName(filename); err != nil {
+// Read returns one resource of id, refusing a file over limit bytes (the
+// maximum message size; a negative limit reads it whole). The filename
+// must be canonical.
+func Read(t *fsutil.Tree, id, filename string, limit int64) (Record, error) {
+	rel, err := relPath(t, id, filename)
+	if err != nil {
 		return Record{}, err
 	}
-	if t == nil {
-		return Record{}, notFound(id, filename)
+	var data []byte
+	if limit < 0 {
+		data, _, err = t.ReadRegular(rel)
+	} else {
+		var fi fs.FileInfo
+		if data, fi, err = t.ReadRange(rel, 0, limit+1); err == nil && fi.Size() > limit {
+			return Record{}, layout.ErrTooLarge("resource", fi.Size(), limit)
+		}
 	}
-	data, _, err := t.ReadRegular(id + "/" + Dir + "/" + filename)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Record{}, notFound(id, filename)
 	}
@@ -163,6 +173,44 @@ func Read(t *fsutil.Tree, id, filename string) (Record, error) {
 		return Record{}, err
 	}
 	return Parse(filename, data), nil
+}
+
+// ReadHeader returns one resource of id without its body, reading only
+// the head of the file, so a listing costs the same whatever the size of
+// a description.
+func ReadHeader(t *fsutil.Tree, id, filename string) (Record, error) {
+	rel, err := relPath(t, id, filename)
+	if err != nil {
+		return Record{}, err
+	}
+	head, ok := inbox.ReadHead(t, rel)
+	if !ok {
+		return Record{}, notFound(id, filename)
+	}
+	rec := Parse(filename, head)
+	rec.Body = ""
+	return rec, nil
+}
+
+// CheckSize refuses a resource whose file would be more than limit
+// bytes (the maximum message size).
+func CheckSize(r Resource, limit int64) error {
+	if n := int64(len(r.Bytes())); n > limit {
+		return layout.ErrTooLarge("resource", n, limit)
+	}
+	return nil
+}
+
+// relPath is the store path of id's resource filename, which must be
+// canonical.
+func relPath(t *fsutil.Tree, id, filename string) (string, error) {
+	if err := CheckName(filename); err != nil {
+		return "", err
+	}
+	if t == nil {
+		return "", notFound(id, filename)
+	}
+	return id + "/" + Dir + "/" + filename, nil
 }
 
 // Parse reads a resource file's content.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -12,6 +13,7 @@ import (
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/internal/storetest"
 )
 
 func tree(t *testing.T) (*fsutil.Tree, string) {
@@ -140,7 +142,7 @@ func TestAddReadRemove(t *testing.T) {
 	if got := List(tr, "alice"); !slices.Equal(got, []string{name}) {
 		t.Errorf("List = %q, want [%s]", got, name)
 	}
-	rec, err := Read(tr, "alice", name)
+	rec, err := Read(tr, "alice", name, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,10 +161,10 @@ func TestAddReadRemove(t *testing.T) {
 	if !errors.As(err, &se) || se.Code != sterr.ResourceNotFound || se.Message != "resource not found: alice/resources/"+name {
 		t.Errorf("second Remove = %v, want RESOURCE_NOT_FOUND", err)
 	}
-	if _, err := Read(tr, "alice", name); sterr.CodeOf(err) != sterr.ResourceNotFound {
+	if _, err := Read(tr, "alice", name, 100); sterr.CodeOf(err) != sterr.ResourceNotFound {
 		t.Errorf("Read after Remove = %v, want RESOURCE_NOT_FOUND", err)
 	}
-	if _, err := Read(tr, "alice", "notes.md"); sterr.CodeOf(err) != sterr.InvalidFilename {
+	if _, err := Read(tr, "alice", "notes.md", -1); sterr.CodeOf(err) != sterr.InvalidFilename {
 		t.Errorf("Read(notes.md) = %v, want INVALID_FILENAME", err)
 	}
 	if err := Remove(tr, "alice", "../x.md"); sterr.CodeOf(err) != sterr.InvalidFilename {
@@ -238,5 +240,50 @@ func TestLineSeparatorTitle(t *testing.T) {
 	rec := Parse("f", Resource{URL: "x://y", Title: "a\u2028b\u2029c"}.Bytes())
 	if rec.Title == nil || *rec.Title != "a\u2028b\u2029c" {
 		t.Errorf("title with U+2028 read back as %v", rec.Title)
+	}
+}
+
+// Reads are bounded: Read refuses a file over its limit, ReadHeader reads
+// only the head whatever the description's size, and CheckSize refuses a
+// resource whose file would pass the limit.
+func TestBoundedReads(t *testing.T) {
+	const name = "1795966371663-abcdef.md"
+	desc := strings.Repeat("d", 64<<10)
+	tr, _ := storetest.Open(t, map[string]string{
+		"alice/resources/" + name: "---\nurl: \"https://x\"\ntitle: t\n---\n" + desc,
+	})
+	size := int64(len("---\nurl: \"https://x\"\ntitle: t\n---\n") + len(desc))
+	for _, tt := range []struct {
+		limit   int64
+		tooBig  bool
+		wantLen int
+	}{
+		{-1, false, len(desc)},
+		{size, false, len(desc)},
+		{size - 1, true, 0},
+		{10, true, 0},
+	} {
+		rec, err := Read(tr, "alice", name, tt.limit)
+		if got := sterr.CodeOf(err) == sterr.MessageTooLarge; got != tt.tooBig {
+			t.Errorf("Read(limit %d) error %v, want too large %v", tt.limit, err, tt.tooBig)
+		}
+		if len(rec.Body) != tt.wantLen {
+			t.Errorf("Read(limit %d) body of %d bytes, want %d", tt.limit, len(rec.Body), tt.wantLen)
+		}
+	}
+	rec, err := ReadHeader(tr, "alice", name)
+	if err != nil || rec.URL != "https://x" || rec.Title == nil || *rec.Title != "t" || rec.Body != "" {
+		t.Errorf("ReadHeader = %+v, %v", rec, err)
+	}
+	if _, err := ReadHeader(tr, "alice", "1795966371663-zzzzzz.md"); sterr.CodeOf(err) != sterr.ResourceNotFound {
+		t.Errorf("ReadHeader of a missing file: %v", err)
+	}
+	r := Resource{URL: "https://x", Body: []byte("0123456789")}
+	n := int64(len(r.Bytes()))
+	if err := CheckSize(r, n); err != nil {
+		t.Errorf("CheckSize at the limit: %v", err)
+	}
+	if err := CheckSize(r, n-1); sterr.CodeOf(err) != sterr.MessageTooLarge {
+		t.Errorf("CheckSize over the limit: %v", err)
 	}
 }

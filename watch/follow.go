@@ -93,6 +93,8 @@ func (f *Follower) pass(replay bool) []Line {
 		if err != nil {
 			continue
 		}
+		// An archived twin a sync brought back is not an arrival.
+		names = inbox.WithoutTwins(f.t, strings.TrimSuffix(dir, "/inbox"), names)
 		slices.Sort(names)
 		for _, name := range names {
 			if !message.IsCanonical(name) {

@@ -17,6 +17,7 @@ import (
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/peersync"
 )
 
 // gcCmd groups the tombstone garbage collector (only "serve").
@@ -37,6 +38,7 @@ func init() {
 const (
 	gcDefaultInterval = 2 * time.Second
 	gcMinInterval     = 100 * time.Millisecond
+	gcTempsEvery      = time.Minute
 )
 
 // gcServeCmd is "gc serve": sweep the root every interval until
@@ -66,6 +68,9 @@ func (c *gcServeCmd) Run(a *app) error {
 	a.warnRootShape(root)
 	if c.Once {
 		fmt.Fprintf(a.stderr, "# gc: swept %d redundant inbox file(s)\n", sweepRoot(root))
+		if n := removeTemps(root); n > 0 {
+			fmt.Fprintf(a.stderr, "# gc: removed %d stale rsync temp file(s)\n", n)
+		}
 		return nil
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -73,9 +78,17 @@ func (c *gcServeCmd) Run(a *app) error {
 	fmt.Fprintf(a.stderr, "# gc serve: root=%s interval=%dms (SIGINT/SIGTERM to stop)\n", root, interval.Milliseconds())
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
+	var tempsAt time.Time
 	for {
 		if n := sweepRoot(root); n > 0 {
 			fmt.Fprintf(a.stderr, "# gc: removed %d resurrected inbox file(s)\n", n)
+		}
+		// Stale temps are an hour old at least: a walk a minute is plenty.
+		if time.Since(tempsAt) >= gcTempsEvery {
+			tempsAt = time.Now()
+			if n := removeTemps(root); n > 0 {
+				fmt.Fprintf(a.stderr, "# gc: removed %d stale rsync temp file(s)\n", n)
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -94,6 +107,17 @@ func sweepRoot(root string) int {
 	}
 	defer t.Close()
 	return inbox.Sweep(t)
+}
+
+// removeTemps removes the stale rsync temp files under root
+// (peersync.RemoveStaleTemps).
+func removeTemps(root string) int {
+	t, err := fsutil.Open(root)
+	if err != nil {
+		return 0
+	}
+	defer t.Close()
+	return peersync.RemoveStaleTemps(t, time.Now())
 }
 
 // jsDecimal is the decimal literal JavaScript's Number() accepts,
@@ -136,7 +160,8 @@ func jsNumber(s string) (float64, bool) {
 // Help is gc's paragraph.
 func (gcCmd) Help() string {
 	return `A sync can bring back the inbox copy of a message that was archived
-elsewhere; gc removes such copies so they are not read twice.`
+elsewhere; gc removes such copies so they are not read twice, and the temp
+files that killed rsync runs left behind, once they are an hour old.`
 }
 
 func (gcCmd) examples() []example { return gcServeCmd{}.examples() }

@@ -23,6 +23,7 @@ type hookCmd struct {
 	StopFailure       hookStopFailureCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR ST_STOPFAILURE_WINDOW_S ST_CONFIG" help:"Claude Code StopFailure: set the status and tell the operator"`
 	CodexSessionStart hookCodexSessionStartCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S" help:"Codex SessionStart: feed back now.md and the unread inbox"`
 	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS XDG_STATE_HOME" help:"Codex Stop: report messages that arrived since the last check"`
+	CodexPreToolUse   hookCodexPreToolUseCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Codex PreToolUse: refuse an apply_patch touching another agent's reservation"`
 
 	// Issue 6 (hook_events.go).
 	UserPromptSubmit   hookUserPromptSubmitCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET" help:"Claude Code UserPromptSubmit: remind the agent when its context fills up"`
@@ -56,6 +57,7 @@ type hookStopFailureCmd struct {
 }
 type hookCodexSessionStartCmd struct{}
 type hookCodexStopCmd struct{}
+type hookCodexPreToolUseCmd struct{}
 
 func (c *hookSessionStartCmd) Run(a *app) error {
 	return a.runHook(hooks.SessionStart, hooks.Options{JSON: c.JSON, Inbox: c.Inbox})
@@ -68,6 +70,9 @@ func (c *hookCodexSessionStartCmd) Run(a *app) error {
 	return a.runHook(hooks.CodexSessionStart, hooks.Options{})
 }
 func (c *hookCodexStopCmd) Run(a *app) error { return a.runHook(hooks.CodexStop, hooks.Options{}) }
+func (c *hookCodexPreToolUseCmd) Run(a *app) error {
+	return a.runHook(hooks.CodexPreToolUse, hooks.Options{})
+}
 
 // fastHook runs `st hook <event> …` without building the kong model, the
 // largest cost of a hook process after the Go runtime's start. It takes
@@ -160,6 +165,7 @@ func (hookPreCompactCmd) examples() []example        { return hookExamples("pre-
 func (hookStopFailureCmd) examples() []example       { return hookExamples("stop-failure") }
 func (hookCodexSessionStartCmd) examples() []example { return hookExamples("codex-session-start") }
 func (hookCodexStopCmd) examples() []example         { return hookExamples("codex-stop") }
+func (hookCodexPreToolUseCmd) examples() []example   { return hookExamples("codex-pre-tool-use") }
 
 func (hookCmd) examples() []example {
 	return []example{

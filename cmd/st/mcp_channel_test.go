@@ -142,3 +142,30 @@ func TestMCPChannelBurst(t *testing.T) {
 		t.Errorf("extra frame %s", f.raw)
 	}
 }
+
+// An archived message a sync brought back into the inbox (its archive
+// copy is a byte-identical twin) is never pushed to the session, at start
+// or when it appears; live messages around it are.
+func TestMCPChannelSkipsArchivedTwin(t *testing.T) {
+	root := t.TempDir()
+	mcpMkAgent(t, root, "alice")
+	in, ar := filepath.Join(root, "alice", "inbox"), filepath.Join(root, "alice", "archive")
+	twin := func(name string) {
+		mcpWriteFile(t, filepath.Join(ar, name), "---\nfrom: bob\n---\narchived\n")
+		mcpWriteFile(t, filepath.Join(in, name), "---\nfrom: bob\n---\narchived\n")
+	}
+	twin("1714826789012-aaaaaa.md")
+	mcpWriteFile(t, filepath.Join(in, "1714826789013-bbbbbb.md"), "---\nfrom: bob\n---\nlive\n")
+	p := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice", "ST_TEST_MCP_INTERVALS=100000,100000,100"), "--channel")
+	if f, ok := p.frame(5 * time.Second); !ok || f.Meta["messageFilename"] != "1714826789013-bbbbbb.md" {
+		t.Fatalf("first frame %q, want the live message", f.raw)
+	}
+	twin("1714826789014-cccccc.md")
+	mcpWriteFile(t, filepath.Join(in, "1714826789015-dddddd.md"), "---\nfrom: bob\n---\nlater\n")
+	if f, ok := p.frame(5 * time.Second); !ok || f.Meta["messageFilename"] != "1714826789015-dddddd.md" {
+		t.Fatalf("frame %q, want the later live message", f.raw)
+	}
+	if f, ok := p.frame(time.Second); ok {
+		t.Errorf("extra frame %s", f.raw)
+	}
+}

@@ -12,7 +12,7 @@ import (
 
 // resourceCmd groups the resource verbs: an agent's annotated URLs.
 type resourceCmd struct {
-	Add  resourceAddCmd  `cmd:"" reads:"ST_ROOT ST_AGENT" help:"publish a URL you work on"`
+	Add  resourceAddCmd  `cmd:"" reads:"ST_ROOT ST_AGENT ST_MAX_MESSAGE_BYTES" help:"publish a URL you work on"`
 	Ls   resourceLsCmd   `cmd:"" reads:"ST_ROOT ST_AGENT" help:"list an agent's published URLs"`
 	Read resourceReadCmd `cmd:"" reads:"ST_ROOT ST_AGENT" help:"print one published URL with its details"`
 	Rm   resourceRmCmd   `cmd:"" aliases:"remove" reads:"ST_ROOT ST_AGENT" help:"withdraw one of your published URLs"`
@@ -44,9 +44,14 @@ func (c *resourceAddCmd) Run(a *app) error {
 	}
 	var body []byte
 	if c.BodyStdin {
-		b, err := io.ReadAll(a.stdin)
+		// One byte past the maximum tells a description that is too big
+		// without holding all of it.
+		b, err := io.ReadAll(io.LimitReader(a.stdin, a.env.MaxMessageBytes()+1))
 		if err != nil {
 			return err
+		}
+		if int64(len(b)) > a.env.MaxMessageBytes() {
+			return layout.ErrTooLarge("resource", -1, a.env.MaxMessageBytes())
 		}
 		body = []byte(strings.ToValidUTF8(string(b), "\uFFFD"))
 	}
@@ -59,6 +64,9 @@ func (c *resourceAddCmd) Run(a *app) error {
 	}
 	defer t.Close()
 	r := resource.Resource{URL: *c.URL, Title: c.Title, Tags: resource.SplitTags(c.Tag...), Relation: c.Relation, Body: body}
+	if err := resource.CheckSize(r, a.env.MaxMessageBytes()); err != nil {
+		return err
+	}
 	name, err := resource.Add(t, id, r, a.now())
 	if err != nil {
 		return err
@@ -113,7 +121,7 @@ func (c *resourceReadCmd) Run(a *app) error {
 		return err
 	}
 	defer t.Close()
-	rec, err := resource.Read(t, id, filename)
+	rec, err := resource.Read(t, id, filename, -1) // printed whole, as asked
 	if err != nil {
 		return err
 	}

@@ -71,6 +71,12 @@ func (c *syncCmd) Run(a *app) error {
 		case n > 1:
 			fmt.Fprintf(a.stderr, "# sweep: removed %d redundant inbox files\n", n)
 		}
+		switch n := s.RemoveStaleTemps(); {
+		case n == 1:
+			fmt.Fprintln(a.stderr, "# sweep: removed 1 stale rsync temp file")
+		case n > 1:
+			fmt.Fprintf(a.stderr, "# sweep: removed %d stale rsync temp files\n", n)
+		}
 		return nil
 	default:
 		return sterr.Msg("unknown verb: %s", verb)
@@ -106,7 +112,8 @@ archived anywhere is archived everywhere after the next sweep. Peers are
 named in $ST_CONFIG/peers.yaml. Only folders and regular files up to 256 MiB
 are copied: a peer's symbolic links, FIFOs and devices are skipped. Each
 sync leaves this host's record in the store, so st agents and st overview
-can say where every agent lives.`
+can say where every agent lives. A sync or sweep also removes the temp files
+that killed rsync runs left behind, once they are an hour old.`
 }
 
 func (syncCmd) examples() []example {

@@ -165,6 +165,9 @@ func (p *project) claude(prompt string, args ...string) *run {
 	cmd.Dir = p.dir
 	cmd.Env = p.env()
 	cmd.Stdin = strings.NewReader("")
+	// A child left holding the output pipes (a hook, st mcp) must not
+	// keep Run waiting after the kill.
+	cmd.WaitDelay = 5 * time.Second
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

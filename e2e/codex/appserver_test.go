@@ -38,6 +38,7 @@ func (r *rig) openAppServer() *appServer {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	cmd := exec.CommandContext(ctx, codexBin, "app-server")
 	cmd.Dir, cmd.Env = r.proj, r.env
+	cmd.WaitDelay = 5 * time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		r.t.Fatal(err)

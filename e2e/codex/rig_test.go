@@ -159,6 +159,9 @@ func (r *rig) run(timeout time.Duration, bin string, args ...string) (stdout, st
 	cmd.Dir = r.proj
 	cmd.Env = r.env
 	cmd.Stdin = strings.NewReader("")
+	// A child left holding the output pipes (a hook, st mcp) must not
+	// keep Run waiting after the kill.
+	cmd.WaitDelay = 5 * time.Second
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err = cmd.Run()

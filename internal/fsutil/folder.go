@@ -24,6 +24,23 @@ func (t *Tree) OpenFolder(rel string) (*Folder, error) {
 	return &Folder{dir: d, rel: rel}, nil
 }
 
+// RegularNames lists the names of the regular files in the folder,
+// unsorted, with the types the folder listing gives: no symlink, FIFO,
+// device or folder. Reading them back (ReadStart) trusts that type.
+func (f *Folder) RegularNames() ([]string, error) {
+	names, err := listRegular(f.dir)
+	if err != nil {
+		return nil, &fs.PathError{Op: "readdirent", Path: f.rel, Err: err}
+	}
+	return names, nil
+}
+
+// IsRegular reports whether name is a regular file of the folder (a
+// final symlink is not followed): one stat through the open folder.
+func (f *Folder) IsRegular(name string) bool {
+	return singleElement(name) && isRegular(f.dir, name)
+}
+
 // Close releases the folder.
 func (f *Folder) Close() error { return f.dir.Close() }
 

@@ -36,3 +36,30 @@ func readAtMost(dir *os.File, name string, limit int64) ([]byte, int64, error) {
 	}
 	return buf[:n], fi.Size(), nil
 }
+
+// listRegular returns the names of the regular files in the open folder
+// dir, unsorted.
+func listRegular(dir *os.File) ([]string, error) {
+	entries, err := dir.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil
+}
+
+// isRegular stats name in the open folder dir without following it.
+func isRegular(dir *os.File, name string) bool {
+	r, err := os.OpenRoot(filepath.Clean(dir.Name()))
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	fi, err := r.Lstat(name)
+	return err == nil && fi.Mode().IsRegular()
+}

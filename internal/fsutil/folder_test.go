@@ -2,8 +2,10 @@ package fsutil
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 )
@@ -67,5 +69,50 @@ func TestFolderReadRegular(t *testing.T) {
 	}
 	if _, err := f.ReadRegular("link.md"); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("ReadRegular(symlink) error = %v, want ErrNotRegular", err)
+	}
+}
+
+// TestFolderRegularNames lists regular files only, across several
+// getdents buffers, the same names os.ReadDir gives; IsRegular agrees.
+func TestFolderRegularNames(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "inbox")
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o777)
+	var want []string
+	for i := range 3000 { // about 150 KB of entries
+		name := fmt.Sprintf("%013d-%06d.md", 1700000000000+i, i)
+		if i%1000 == 7 {
+			name = "." + name + ".tmp"
+		}
+		os.WriteFile(filepath.Join(dir, name), nil, 0o666)
+		want = append(want, name)
+	}
+	os.Symlink("1700000000000-000000.md", filepath.Join(dir, "link.md"))
+	os.Symlink("/dev/zero", filepath.Join(dir, "zero.md"))
+	syscall.Mkfifo(filepath.Join(dir, "fifo.md"), 0o666)
+	tr, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	f, err := tr.OpenFolder("inbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := f.RegularNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"1700000000000-000000.md": true, "link.md": false, "zero.md": false,
+		"fifo.md": false, "sub": false, "missing.md": false, "../inbox/1700000000000-000000.md": false, "": false} {
+		if f.IsRegular(name) != want {
+			t.Errorf("IsRegular(%q) = %v", name, !want)
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("RegularNames: %d names, want %d (first %q)", len(got), len(want), got[:min(3, len(got))])
 	}
 }

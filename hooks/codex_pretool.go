@@ -1,0 +1,22 @@
+package hooks
+
+// codexPreToolUse refuses a Codex apply_patch (its own tool, or the
+// shell form) that adds, changes, deletes or moves a file under another
+// agent's active exclusive reservation, with the reason Claude Code's
+// pre-tool-use gives. Codex 0.169 honours the deny as Claude Code's
+// hookSpecificOutput and hands the reason to the model as the tool's
+// output. Anything else, and anything it cannot decide, passes silently:
+// Codex rejects a bare allow.
+func codexPreToolUse(c *call) Result {
+	patch, dir, ok := codexPatch(c.p.ToolName, c.p.Input().Command, c.p.Cwd)
+	if !ok {
+		return Result{}
+	}
+	for _, path := range PatchPaths(patch) {
+		if reason, denied := reservedFor(c, path, dir); denied {
+			c.line.Advice = "reserved"
+			return Result{Stdout: Deny(reason)}
+		}
+	}
+	return Result{}
+}
