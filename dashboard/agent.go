@@ -180,6 +180,9 @@ func (s *Server) messageView(id, name string) (MessageView, bool) {
 	if err != nil {
 		return MessageView{}, false
 	}
+	if loc.Folder == inbox.Inbox && inbox.IsArchivedTwin(s.t, id, name) {
+		loc.Folder = inbox.Archive // archived; a sync brought the inbox copy back
+	}
 	m, ok := readMsg(s.t, id, loc.Folder, name, s.maxBytes())
 	if !ok {
 		return MessageView{}, false

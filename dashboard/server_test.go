@@ -321,3 +321,20 @@ func TestFleetRefresh(t *testing.T) {
 		t.Errorf("ids = %v", ids)
 	}
 }
+
+// An archived message whose inbox copy a sync brought back is shown as
+// archived, not as new in the inbox.
+func TestMessagePageArchivedTwin(t *testing.T) {
+	msg := "---\nfrom: bob\n---\nold news\n"
+	s := newServer(t, writeStore(t, with(agentFolders, map[string]string{
+		"alice/inbox/1790000000000-twin00.md":   msg,
+		"alice/archive/1790000000000-twin00.md": msg,
+	})))
+	res, body := get(t, s, "/agent/alice/message/1790000000000-twin00.md")
+	if res.StatusCode != 200 || !strings.Contains(body, "/ archive / <strong>1790000000000-twin00.md") {
+		t.Errorf("GET the twin = %d, not shown as archived:\n%s", res.StatusCode, body)
+	}
+	if v := s.agentView("alice"); v.Inbox.Total != 0 || v.Archive.Total != 1 {
+		t.Errorf("agent page: %d in the inbox, %d in the archive; want the twin archived only", v.Inbox.Total, v.Archive.Total)
+	}
+}

@@ -1,10 +1,11 @@
 // Package hooks is every agent-integration hook st runs in process
 // (`st hook <event>`): the session-boundary events of st-compat §7
 // (session-start, pre-compact, stop-failure, and Codex's
-// codex-session-start and codex-stop) and the Claude Code events of
+// codex-session-start and codex-stop), the Claude Code events of
 // issue 6 (user-prompt-submit, subagent-start, pre-tool-use,
 // post-tool-use, post-tool-use-failure, notification, stop,
-// session-end, and stop-failure --retry).
+// session-end, and stop-failure --retry), and Codex's
+// codex-pre-tool-use, the reservation check of issue 19.
 //
 // Every event goes through one runner (run.go): Serve reads the payload
 // (bounded), loads config.yaml for the hooks that read it, and hands

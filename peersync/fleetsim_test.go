@@ -56,12 +56,29 @@ type simResult struct {
 	BytesPerCycle       float64       // rsync bytes sent + received, per host cycle
 	RsyncPerCycle       float64       // rsync runs per host cycle (each: rsync, ssh, sshd, remote rsync)
 	CPUPerCycle         time.Duration // CPU of those processes, both ends, per host cycle
+	LoadMean, LoadMax   float64       // the machine's 1-minute load average during the run
+	Wall                time.Duration // the whole run, drain included
 }
 
 func (r simResult) String() string {
-	return fmt.Sprintf("sent %d lost %d doubled %d; readable after median %v p99 %v max %v; %d cycles, cycle median %v max %v, %d over the interval; %.0f rsync bytes, %.1f rsync runs and %v CPU per host cycle",
+	return fmt.Sprintf("sent %d lost %d doubled %d; readable after median %v p99 %v max %v; %d cycles, cycle median %v max %v, %d over the interval; %.0f rsync bytes, %.1f rsync runs and %v CPU per host cycle; load average %.1f (max %.1f), %v in all",
 		r.Sent, r.Lost, r.Doubled, r.Median.Round(time.Millisecond), r.P99.Round(time.Millisecond), r.Max.Round(time.Millisecond),
-		r.Cycles, r.CycleMedian.Round(time.Millisecond), r.CycleMax.Round(time.Millisecond), r.Overruns, r.BytesPerCycle, r.RsyncPerCycle, r.CPUPerCycle.Round(time.Millisecond))
+		r.Cycles, r.CycleMedian.Round(time.Millisecond), r.CycleMax.Round(time.Millisecond), r.Overruns, r.BytesPerCycle, r.RsyncPerCycle, r.CPUPerCycle.Round(time.Millisecond),
+		r.LoadMean, r.LoadMax, r.Wall.Round(time.Second))
+}
+
+// loadAverage is the machine's 1-minute load average (0 where unknown).
+func loadAverage() float64 {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
 }
 
 // statsCounter reads rsync --stats output as it is written.
@@ -108,8 +125,28 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 	}
 	stats := &statsCounter{}
 	cpu0 := childCPU(srv)
+	began := time.Now()
+	// The load average, sampled every 5 s while the run lasts.
+	var loads []float64
+	var loadsMu sync.Mutex
+	stopLoad := make(chan struct{})
+	loadDone := make(chan struct{})
+	go func() {
+		defer close(loadDone)
+		for {
+			loadsMu.Lock()
+			loads = append(loads, loadAverage())
+			loadsMu.Unlock()
+			select {
+			case <-stopLoad:
+				return
+			case <-time.After(5 * time.Second):
+			}
+		}
+	}()
 	roots := make([]string, cfg.Hosts)
 	syncers := make([]*Syncer, cfg.Hosts)
+	peerSpecs := make([][]string, cfg.Hosts)
 	for i := range roots {
 		roots[i] = filepath.Join(tb.TempDir(), "root")
 		os.MkdirAll(roots[i], 0o777)
@@ -120,6 +157,7 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 		for j := range roots {
 			if j != i && (cfg.Topology == "mesh" || (i != 0 && j == 0)) {
 				fmt.Fprintf(&peers, "h%d: %s\n", j, srv.Spec(roots[j]))
+				peerSpecs[i] = append(peerSpecs[i], srv.Spec(roots[j]))
 			}
 		}
 		cfgDir := tb.TempDir()
@@ -178,6 +216,7 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 
 	// Sync loops.
 	var cycles []time.Duration
+	var partial float64 // cycles cut short, as a fraction of a whole
 	var cyclesMu sync.Mutex
 	var stopSync atomic.Bool
 	var loops sync.WaitGroup
@@ -190,14 +229,29 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 			time.Sleep(time.Duration(rand.Int64N(int64(cfg.Interval))))
 			for !stopSync.Load() {
 				start := time.Now()
-				verb := ""
+				done := 0
 				if cfg.Topology == "mesh" {
-					verb = "push"
+					// sync push --all, peer by peer, so a long cycle
+					// (31 pushes at 32 hosts) ends at the stop.
+					for _, spec := range peerSpecs[i] {
+						if stopSync.Load() {
+							break
+						}
+						syncers[i].Push(spec)
+						done++
+					}
+				} else {
+					syncers[i].All("")
+					done = len(peerSpecs[i])
 				}
-				syncers[i].All(verb)
 				d := time.Since(start)
 				cyclesMu.Lock()
-				cycles = append(cycles, d)
+				if done == len(peerSpecs[i]) {
+					cycles = append(cycles, d)
+				} else {
+					// Cut short by the stop: a fraction of a cycle's runs.
+					partial += float64(done) / float64(len(peerSpecs[i]))
+				}
 				cyclesMu.Unlock()
 				if d < cfg.Interval {
 					time.Sleep(cfg.Interval - d)
@@ -285,13 +339,21 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 				r.Overruns++
 			}
 		}
-		r.BytesPerCycle = float64(stats.bytes) / float64(len(cycles))
-		r.RsyncPerCycle = float64(stats.runs) / float64(len(cycles))
-		r.CPUPerCycle = (childCPU(srv) - cpu0) / time.Duration(len(cycles))
+		whole := float64(len(cycles)) + partial
+		r.BytesPerCycle = float64(stats.bytes) / whole
+		r.RsyncPerCycle = float64(stats.runs) / whole
+		r.CPUPerCycle = time.Duration(float64(childCPU(srv)-cpu0) / whole)
 	}
 	if r.Lost > 0 {
 		tb.Errorf("%d of %d messages lost", r.Lost, r.Sent)
 	}
+	close(stopLoad)
+	<-loadDone
+	for _, l := range loads {
+		r.LoadMean += l / float64(len(loads))
+		r.LoadMax = max(r.LoadMax, l)
+	}
+	r.Wall = time.Since(began)
 	return r
 }
 

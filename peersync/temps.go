@@ -53,18 +53,28 @@ func RemoveStaleTemps(t *fsutil.Tree, now time.Time) (removed int) {
 }
 
 // isRsyncTemp reports whether name has the shape of rsync's temp names:
-// a dot, at least one character, a dot, six letters or digits.
+// a dot, at least one character, a dot, six random letters or digits
+// (mkstemp's). Six lower-case letters alone are left alone: that is how a
+// person's ".notes.backup" looks, and only one random suffix in about 200
+// has no capital or digit. (st's own temp files end in ".tmp" or, from
+// renameio, in digits after the name; one of those an hour old is a dead
+// writer's, which fsutil removes too.)
 func isRsyncTemp(name string) bool {
 	n := len(name)
 	if n < 9 || name[0] != '.' || name[n-7] != '.' {
 		return false
 	}
+	random := false
 	for _, c := range []byte(name[n-6:]) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+		switch {
+		case 'a' <= c && c <= 'z':
+		case 'A' <= c && c <= 'Z' || '0' <= c && c <= '9':
+			random = true
+		default:
 			return false
 		}
 	}
-	return true
+	return random
 }
 
 // changeTime is when the file last changed, data or metadata; where the

@@ -29,6 +29,8 @@ func TestIsRsyncTemp(t *testing.T) {
 		".sess-1.state.json":              false, // hook state
 		".flush-errors.log":               false,
 		".stop-failure-last":              false,
+		".notes.backup":                   false, // a person's file
+		".notes.bAckup":                   true,
 	} {
 		if got := isRsyncTemp(name); got != want {
 			t.Errorf("isRsyncTemp(%q) = %v, want %v", name, got, want)
@@ -96,8 +98,12 @@ func TestSSHKilledPullTempIsInvisibleThenRemoved(t *testing.T) {
 	if !a.has("alice/inbox/"+temp) || a.has("alice/inbox/"+big) {
 		t.Fatalf("after the kill: %v", a.files())
 	}
-	if !isRsyncTemp(temp) {
-		t.Errorf("rsync named its temp %q, which isRsyncTemp does not recognise", temp)
+	// One random suffix in about 200 is six lower-case letters, which
+	// isRsyncTemp leaves alone (as a person's file would be): then the
+	// temp must stay.
+	stale := isRsyncTemp(temp)
+	if !stale {
+		t.Logf("rsync's temp %q has an all-lower-case suffix: it is kept by design", temp)
 	}
 
 	tree := a.tree()
@@ -131,8 +137,8 @@ func TestSSHKilledPullTempIsInvisibleThenRemoved(t *testing.T) {
 	if err := a.s.Pull(srv.Spec(b.root)); err != nil {
 		t.Fatalf("pull: %v\n%s", err, a.log)
 	}
-	if a.has("alice/inbox/" + temp) {
-		t.Errorf("the stale temp is still there: %v", a.files())
+	if a.has("alice/inbox/"+temp) == stale {
+		t.Errorf("the stale temp %s is there: %v, want %v", temp, stale, !stale)
 	}
 	for _, k := range append(keep, "alice/inbox/"+big, "alice/inbox/"+small) {
 		if !a.has(k) {

@@ -18,6 +18,7 @@ func TestCodexHookHash(t *testing.T) {
 	}{
 		{"SessionStart", "/tmp/cx1/bin/st", "sha256:8558af15ae772936b86abc486e01d6aef36d94dc4fbdee8ea0ba583301bfad3c", CodexEntries[0]},
 		{"Stop", "/tmp/cx1/bin/st", "sha256:693741eb2433d1259750b0bf89069e3dda1676c5da32569e2199fb79b723ab0e", CodexEntries[1]},
+		{"PreToolUse", "/tmp/cx1/bin/st", "sha256:64c1bd5a4a30d290ecae3265595a2b0830baabbcc770845b6508cc8a98843c37", CodexEntries[2]}, // with its matcher
 	} {
 		g := tc.entry.Group(tc.stBin)
 		hv, _ := g.Get("hooks")
@@ -30,7 +31,7 @@ func TestCodexHookHash(t *testing.T) {
 
 func TestCodexTrustStatus(t *testing.T) {
 	doc := jsonobj.New()
-	Install(doc, CodexEntries, "/opt/st")
+	Install(doc, CodexEntries[:2], "/opt/st")
 	hash := func(i int) string {
 		return CodexTrust("/h/hooks.json", doc, "/opt/st", nil)[i].Hash
 	}

@@ -88,12 +88,12 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		}
 		if isCodex {
 			codex.trust(path, s.Doc, opt.StBin, fail, w)
-		} else {
-			resv.add(s.Doc, opt.StBin)
 		}
+		resv.add(s.Doc, opt.StBin, isCodex)
 	}
 	for _, path := range opt.CodexTOML {
 		ours = append(ours, codex.tomlHooks(path, opt.StBin, fail, w)...)
+		resv.addTOML(path, opt.StBin)
 	}
 	if len(ours) == 0 {
 		fmt.Fprintln(w, "no st hooks found (install them with `st hooks install`)")

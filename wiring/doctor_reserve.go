@@ -20,11 +20,14 @@ import (
 	"github.com/smalltalk-go/st/reserve"
 )
 
-// reserveCheck collects the Claude Code pre-tool-use handlers of st the
-// doctor finds, to check that they enforce reservations.
+// reserveCheck collects the pre-tool-use handlers of st the doctor
+// finds (Claude Code's pre-tool-use, Codex's codex-pre-tool-use), to
+// check that they enforce reservations.
 type reserveCheck struct {
 	claudeOurs bool // some Claude Code settings file wires st
 	pre        []matchedHandler
+	codexOurs  bool // some Codex hooks.json or config.toml wires st
+	codexPre   []matchedHandler
 }
 
 type matchedHandler struct {
@@ -32,8 +35,9 @@ type matchedHandler struct {
 	command string
 }
 
-// add records doc's st handlers (doc is a Claude Code settings file).
-func (rc *reserveCheck) add(doc *jsonobj.Object, stBin string) {
+// add records doc's st handlers (doc is a Claude Code settings file, or
+// with codex a Codex hooks.json).
+func (rc *reserveCheck) add(doc *jsonobj.Object, stBin string, codex bool) {
 	byEvent := hooksObject(doc, false)
 	if byEvent == nil {
 		return
@@ -46,8 +50,6 @@ func (rc *reserveCheck) add(doc *jsonobj.Object, stBin string) {
 			if !ok {
 				continue
 			}
-			m, _ := group.Get("matcher")
-			matcher, _ := m.(string)
 			hv, _ := group.Get("hooks")
 			list, _ := hv.([]any)
 			for _, h := range list {
@@ -57,40 +59,108 @@ func (rc *reserveCheck) add(doc *jsonobj.Object, stBin string) {
 				}
 				c, _ := obj.Get("command")
 				cmd, _ := c.(string)
-				ev, ours := OursEvent(cmd, stBin)
-				rc.claudeOurs = rc.claudeOurs || ours
-				if ours && ev == hooks.PreToolUse && event == "PreToolUse" {
-					rc.pre = append(rc.pre, matchedHandler{matcher: matcher, command: cmd})
-				}
+				rc.note(event, group, cmd, stBin, codex)
 			}
 		}
 	}
 }
 
-// report says whether reservations are enforced: a comment when no
-// pre-tool-use hook is wired, a failure when its matcher leaves an
-// editing tool out or when it does not refuse an edit under another
-// agent's reservation (fired against a temporary repository).
+// addTOML records the st handlers of a Codex config.toml's [hooks] tables.
+func (rc *reserveCheck) addTOML(path, stBin string) {
+	cfg, err := ReadCodexConfig(path)
+	if err != nil {
+		return
+	}
+	for _, h := range cfg.Handlers {
+		rc.note(h.Event, h.group, h.Command, stBin, true)
+	}
+}
+
+// note records one handler of event in group.
+func (rc *reserveCheck) note(event string, group *jsonobj.Object, cmd, stBin string, codex bool) {
+	ev, ours := OursEvent(cmd, stBin)
+	if !ours {
+		return
+	}
+	var matcher string
+	if group != nil {
+		m, _ := group.Get("matcher")
+		matcher, _ = m.(string)
+	}
+	h := matchedHandler{matcher: matcher, command: cmd}
+	switch {
+	case codex:
+		rc.codexOurs = true
+		if ev == hooks.CodexPreToolUse && event == "PreToolUse" {
+			rc.codexPre = append(rc.codexPre, h)
+		}
+	default:
+		rc.claudeOurs = true
+		if ev == hooks.PreToolUse && event == "PreToolUse" {
+			rc.pre = append(rc.pre, h)
+		}
+	}
+}
+
+// report says whether reservations are enforced in each client st is
+// wired into: a comment when no pre-tool-use hook is wired, a failure
+// when its matcher leaves an editing tool out or when it does not refuse
+// an edit under another agent's reservation (fired against a temporary
+// repository).
 func (rc *reserveCheck) report(opt DoctorOptions, fail func(string, ...any), w io.Writer) {
-	if !rc.claudeOurs {
-		return
-	}
-	if len(rc.pre) == 0 {
-		fmt.Fprintln(w, "# reservations (st reserve) are not enforced in Claude Code: no st pre-tool-use hook (`st hooks install --all` wires it)")
-		return
-	}
-	for _, h := range rc.pre {
-		if missing := uncovered(h.matcher, hooks.EditTools); len(missing) > 0 {
-			fail("PreToolUse: matcher %q leaves out %s: edits with them bypass reservations", h.matcher, strings.Join(missing, ", "))
-			continue
+	if rc.claudeOurs {
+		if len(rc.pre) == 0 {
+			fmt.Fprintln(w, "# reservations (st reserve) are not enforced in Claude Code: no st pre-tool-use hook (`st hooks install --all` wires it)")
 		}
-		ms, problem := fireReserved(h.command, opt)
-		if problem != "" {
-			fail("PreToolUse: %s (%d ms): does not refuse an edit under another agent's reservation: %s", h.command, ms, problem)
-		} else {
-			fmt.Fprintf(w, "PASS  PreToolUse: refuses an edit under another agent's reservation (%d ms)\n", ms)
+		for _, h := range rc.pre {
+			rc.check("PreToolUse", h, hooks.EditTools, claudeWrite, opt, fail, w)
 		}
 	}
+	if rc.codexOurs {
+		if len(rc.codexPre) == 0 {
+			fmt.Fprintln(w, "# reservations (st reserve) are not enforced in Codex: no st codex-pre-tool-use hook (`st hooks install --for codex` wires it)")
+		}
+		for _, h := range rc.codexPre {
+			rc.check("Codex PreToolUse", h, CodexEditTools, codexApplyPatch, opt, fail, w)
+		}
+	}
+}
+
+// check fails h when its matcher leaves out one of tools or when, fired
+// with the payload edit builds, it does not refuse the edit.
+func (rc *reserveCheck) check(label string, h matchedHandler, tools []string, edit func(repo string) map[string]any,
+	opt DoctorOptions, fail func(string, ...any), w io.Writer) {
+	if missing := uncovered(h.matcher, tools); len(missing) > 0 {
+		fail("%s: matcher %q leaves out %s: edits with them bypass reservations", label, h.matcher, strings.Join(missing, ", "))
+		return
+	}
+	ms, problem := fireReserved(h.command, opt, edit)
+	if problem != "" {
+		fail("%s: %s (%d ms): does not refuse an edit under another agent's reservation: %s", label, h.command, ms, problem)
+	} else {
+		fmt.Fprintf(w, "PASS  %s: refuses an edit under another agent's reservation (%d ms)\n", label, ms)
+	}
+}
+
+// CodexEditTools are the tool names Codex 0.169 gives PreToolUse for a
+// file edit: its apply_patch tool, and its shell when the model runs
+// apply_patch there (e2e/codex/testdata/payloads).
+var CodexEditTools = []string{"apply_patch", "Bash"}
+
+// claudeWrite is a Claude Code Write of src/x.go in repo.
+func claudeWrite(repo string) map[string]any {
+	return map[string]any{"session_id": "doctor", "hook_event_name": "PreToolUse", "cwd": repo,
+		"tool_name": "Write", "tool_input": map[string]any{"file_path": filepath.Join(repo, "src", "x.go"), "content": "x"},
+		"tool_use_id": "doctor"}
+}
+
+// codexApplyPatch is a Codex apply_patch adding src/x.go in repo, shaped
+// as Codex 0.169 sends it.
+func codexApplyPatch(repo string) map[string]any {
+	return map[string]any{"session_id": "doctor", "turn_id": "doctor", "transcript_path": nil, "cwd": repo,
+		"hook_event_name": "PreToolUse", "model": "doctor", "permission_mode": "bypassPermissions",
+		"tool_name": "apply_patch", "tool_input": map[string]any{"command": "*** Begin Patch\n*** Add File: src/x.go\n+x\n*** End Patch\n"},
+		"tool_use_id": "doctor"}
 }
 
 // uncovered lists the tools a Claude Code matcher does not match ("" and
@@ -114,9 +184,9 @@ func uncovered(matcher string, tools []string) []string {
 }
 
 // fireReserved runs command as the harness would, as agent "doctor", on
-// a Write into a temporary repository whose src/ agent "doctor-peer"
+// the edit of src/x.go edit builds, in a temporary repository whose src/ agent "doctor-peer"
 // holds exclusively, and checks that it answers with a deny.
-func fireReserved(command string, opt DoctorOptions) (ms int64, problem string) {
+func fireReserved(command string, opt DoctorOptions, edit func(repo string) map[string]any) (ms int64, problem string) {
 	tmp, err := os.MkdirTemp(opt.TempDir, "st-doctor-")
 	if err != nil {
 		return 0, err.Error()
@@ -137,9 +207,7 @@ func fireReserved(command string, opt DoctorOptions) (ms int64, problem string) 
 	if err != nil {
 		return 0, err.Error()
 	}
-	payload, _ := json.Marshal(map[string]any{"session_id": "doctor", "hook_event_name": "PreToolUse", "cwd": repo,
-		"tool_name": "Write", "tool_input": map[string]any{"file_path": filepath.Join(repo, "src", "x.go"), "content": "x"},
-		"tool_use_id": "doctor"})
+	payload, _ := json.Marshal(edit(repo))
 	env := []string{}
 	for _, kv := range opt.Env {
 		if !strings.HasPrefix(kv, "ST_") && !strings.HasPrefix(kv, "COORD_") && !strings.HasPrefix(kv, "XDG_STATE_HOME=") {

@@ -43,7 +43,13 @@ var ClaudeEntries = []Entry{
 var CodexEntries = []Entry{
 	{Event: "SessionStart", Hook: hooks.CodexSessionStart, Timeout: 5},
 	{Event: "Stop", Hook: hooks.CodexStop, Timeout: 5},
+	{Event: "PreToolUse", Hook: hooks.CodexPreToolUse, Matcher: CodexPreToolUseMatcher, Timeout: 5},
 }
+
+// CodexPreToolUseMatcher is the tools codex-pre-tool-use looks at:
+// Codex 0.169 names its file edits apply_patch, or Bash when the model
+// runs apply_patch in the shell (CodexEditTools).
+const CodexPreToolUseMatcher = "apply_patch|Bash"
 
 // EntriesFor returns the entries of a family (none for pi).
 func EntriesFor(family string) []Entry {

@@ -52,6 +52,7 @@ var specs = map[string]familySpec{
 		scripts: []Script{
 			{Name: hooks.CodexSessionStart, Role: "session-start — boot ritual", Present: true},
 			{Name: hooks.CodexStop, Role: "stop — end-of-turn handling", Present: true},
+			{Name: hooks.CodexPreToolUse, Role: "pre-tool-use — refuse an apply_patch under another agent's reservation", Present: true},
 		},
 		target: "~/.codex/config.toml",
 		note:   "Codex config is TOML, not a single JSON block. Merge the fragment in exampleConfig into ~/.codex/config.toml. Its hooks are the ones `st hooks install --for codex` writes to hooks.json: wire them in one place only (Codex runs both), and trust them in Codex (/hooks).",
@@ -82,8 +83,12 @@ func CodexFragment(stBin string) string {
 	var b strings.Builder
 	b.WriteString(CodexMCPFragment(stBin))
 	for _, e := range CodexEntries {
-		fmt.Fprintf(&b, "\n[[hooks.%s]]\n[[hooks.%s.hooks]]\ntype = \"command\"\ncommand = %s\ntimeout = %d\n",
-			e.Event, e.Event, tomlQuote(e.Command(stBin)), e.Timeout)
+		fmt.Fprintf(&b, "\n[[hooks.%s]]\n", e.Event)
+		if e.Matcher != "" {
+			fmt.Fprintf(&b, "matcher = %s\n", tomlQuote(e.Matcher))
+		}
+		fmt.Fprintf(&b, "[[hooks.%s.hooks]]\ntype = \"command\"\ncommand = %s\ntimeout = %d\n",
+			e.Event, tomlQuote(e.Command(stBin)), e.Timeout)
 	}
 	return b.String()
 }

@@ -46,13 +46,16 @@ func TestInPlaceKeepsOtherGroupsAtTheirIndex(t *testing.T) {
 			uninstalled: `{}`,
 		},
 	}
+	// The placement, shown with the two session hooks (codex-pre-tool-use
+	// is placed the same way).
+	entries := CodexEntries[:2]
 	for _, tt := range tests {
 		d := mustParse(t, tt.doc)
-		InstallInPlace(d, CodexEntries, "/bin/st")
+		InstallInPlace(d, entries, "/bin/st")
 		if got, want := formatJSON(t, d), formatJSON(t, mustParse(t, tt.installed)); !bytes.Equal(got, want) {
 			t.Errorf("%s: installed\n%s\nwant\n%s", tt.name, got, want)
 		}
-		InstallInPlace(d, CodexEntries, "/bin/st")
+		InstallInPlace(d, entries, "/bin/st")
 		if got, want := formatJSON(t, d), formatJSON(t, mustParse(t, tt.installed)); !bytes.Equal(got, want) {
 			t.Errorf("%s: installing twice gave\n%s", tt.name, got)
 		}

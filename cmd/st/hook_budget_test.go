@@ -37,6 +37,7 @@ var hookBudgetCases = []hookBudgetCase{
 	{[]string{"hook", "session-start", "--json"}, "claudecode/SessionStart.json", `{"hookSpecificOutput":…`, 0},
 	{[]string{"hook", "codex-session-start"}, "codex/SessionStart.json", "", 0},
 	{[]string{"hook", "codex-stop"}, "codex/Stop.json", "", 0},
+	{[]string{"hook", "codex-pre-tool-use"}, "codex/PreToolUse-apply_patch.json", "", 0},
 	{[]string{"hook", "user-prompt-submit"}, "claudecode/UserPromptSubmit.json", "", 0},
 	{[]string{"hook", "stop"}, "claudecode/Stop.json", "", 0},
 	{[]string{"hook", "pre-tool-use"}, "claudecode/PreToolUse.json", "", 0},

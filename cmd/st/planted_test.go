@@ -221,6 +221,7 @@ var plantedHooks = []struct{ event, payload string }{
 	{"session-start", "claudecode/SessionStart"}, {"session-start --inbox", "claudecode/SessionStart"},
 	{"session-start --json --inbox", "claudecode/SessionStart"},
 	{"codex-session-start", "codex/SessionStart"}, {"codex-stop", "codex/Stop"},
+	{"codex-pre-tool-use", "codex/PreToolUse-apply_patch"},
 	{"user-prompt-submit", "claudecode/UserPromptSubmit"}, {"subagent-start", "claudecode/SubagentStart"},
 	{"pre-tool-use", "claudecode/PreToolUse"}, {"post-tool-use", "claudecode/PostToolUse"},
 	{"post-tool-use-failure", "claudecode/PostToolUseFailure"}, {"notification", "claudecode/Notification"},

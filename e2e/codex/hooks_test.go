@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/smalltalk-go/st/wiring"
 )
 
 // A fresh `st hooks install --for codex` does nothing in Codex 0.169
@@ -27,7 +29,7 @@ func TestSessionStartNeedsTrustThenBringsContext(t *testing.T) {
 
 	// Untrusted: Codex skips the hooks without a word.
 	list := r.hooksList()
-	for _, cmd := range []string{"hook codex-session-start", "hook codex-stop"} {
+	for _, cmd := range []string{"hook codex-session-start", "hook codex-stop", "hook codex-pre-tool-use"} {
 		if got := statusOf(list, cmd); got != "untrusted" {
 			t.Errorf("Codex lists %q as %q, want untrusted", cmd, got)
 		}
@@ -47,7 +49,7 @@ func TestSessionStartNeedsTrustThenBringsContext(t *testing.T) {
 	// Trusted as /hooks trusts them: doctor's hash is Codex's.
 	r.trustAll()
 	doc, code = r.stExit("hooks", "doctor")
-	if code != 0 || strings.Contains(doc, "FAIL") || strings.Count(doc, "trusted by Codex") != 2 {
+	if code != 0 || strings.Contains(doc, "FAIL") || strings.Count(doc, "trusted by Codex") != len(wiring.CodexEntries) {
 		t.Errorf("doctor on trusted hooks: exit %d\n%s", code, doc)
 	}
 	before := len(r.api.Requests())
@@ -134,8 +136,8 @@ func TestUninstallKeepsUserHookTrusted(t *testing.T) {
 	data = strings.Replace(data, "    ],\n    \"Stop\"", "      ,"+user+"\n    ],\n    \"Stop\"", 1)
 	r.write(path, data)
 	list := r.hooksList()
-	if len(list) != 3 || !strings.Contains(list[1].Command, marker) {
-		t.Fatalf("setup: Codex lists %+v, want st's SessionStart, the user's, st's Stop", list)
+	if len(list) != len(wiring.CodexEntries)+1 || statusOf(list, marker) == "" {
+		t.Fatalf("setup: Codex lists %+v, want st's hooks and the user's SessionStart after st's", list)
 	}
 	r.trustAll()
 

@@ -43,12 +43,15 @@ type usage struct {
 	Input, Cached, Output, Reasoning int
 }
 
-// item is one output item: assistant text, or a function call.
+// item is one output item: assistant text, a function call, or a custom
+// (freeform) tool call such as apply_patch.
 type item struct {
-	Text string // a message
-	Call string // a function call's tool name
-	NS   string // its namespace (MCP tools: "mcp__<server>")
-	Args any    // its arguments, JSON-encoded into "arguments"
+	Text   string // a message
+	Call   string // a function call's tool name
+	NS     string // its namespace (MCP tools: "mcp__<server>")
+	Args   any    // its arguments, JSON-encoded into "arguments"
+	Custom string // a custom (freeform) tool call's tool name
+	Input  string // its input, as the model wrote it
 }
 
 func say(text string) reply { return reply{Items: []item{{Text: text}}} }
@@ -119,7 +122,11 @@ func stream(w io.Writer, n int, rep reply) {
 	event(map[string]any{"type": "response.created", "response": map[string]any{"id": id}})
 	for i, it := range items {
 		var done map[string]any
-		if it.Call != "" {
+		if it.Custom != "" {
+			done = map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_%d_%d", n, i),
+				"call_id": fmt.Sprintf("call_%d_%d", n, i), "name": it.Custom, "input": it.Input}
+			event(map[string]any{"type": "response.output_item.added", "output_index": i, "item": done})
+		} else if it.Call != "" {
 			args, _ := json.Marshal(it.Args)
 			done = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d_%d", n, i),
 				"call_id": fmt.Sprintf("call_%d_%d", n, i), "name": it.Call, "arguments": string(args)}
@@ -191,12 +198,13 @@ func (r apiRequest) ToolNames() []string {
 	return names
 }
 
-// FunctionOutput returns the output the client sent back for call_id.
+// FunctionOutput returns the output the client sent back for call_id
+// (a function's or a custom tool's).
 func (r apiRequest) FunctionOutput(callID string) (string, bool) {
 	input, _ := r.Body["input"].([]any)
 	for _, in := range input {
 		im, _ := in.(map[string]any)
-		if im["type"] == "function_call_output" && im["call_id"] == callID {
+		if (im["type"] == "function_call_output" || im["type"] == "custom_tool_call_output") && im["call_id"] == callID {
 			switch out := im["output"].(type) {
 			case string:
 				return out, true

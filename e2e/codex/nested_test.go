@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/smalltalk-go/st/wiring"
 )
 
 // Codex loads .codex/ from the repository root down to the working
@@ -22,8 +24,8 @@ func TestNestedCodexFolders(t *testing.T) {
 	r.proj = filepath.Join(r.proj, "a", "b")
 	r.write(filepath.Join(r.proj, "README"), "a subfolder\n")
 	list := r.hooksList()
-	if len(list) != 2 {
-		t.Fatalf("from the subfolder Codex lists %+v, want the root's two hooks", list)
+	if len(list) != len(wiring.CodexEntries) {
+		t.Fatalf("from the subfolder Codex lists %+v, want the root's st hooks", list)
 	}
 	doc, code := r.stExit("hooks", "doctor")
 	if code != 1 || strings.Contains(doc, "no st hooks found") || !strings.Contains(doc, list[0].Key) {
@@ -31,15 +33,15 @@ func TestNestedCodexFolders(t *testing.T) {
 	}
 	r.trustAll()
 	doc, code = r.stExit("hooks", "doctor")
-	if code != 0 || strings.Count(doc, "trusted by Codex") != 2 {
+	if code != 0 || strings.Count(doc, "trusted by Codex") != len(wiring.CodexEntries) {
 		t.Errorf("doctor from the subfolder, hooks trusted: exit %d\n%s", code, doc)
 	}
 	out := r.st("hooks", "install", "--for", "codex", "--scope", "project")
 	if !strings.Contains(out, "wires st's hooks too") {
 		t.Errorf("a second project install in the subfolder does not warn:\n%s", out)
 	}
-	if n := len(r.hooksList()); n != 4 {
-		t.Errorf("Codex lists %d hooks after the second install, want 4 (st twice)", n)
+	if n := len(r.hooksList()); n != 2*len(wiring.CodexEntries) {
+		t.Errorf("Codex lists %d hooks after the second install, want st's twice", n)
 	}
 	r.trustAll()
 	doc, code = r.stExit("hooks", "doctor")

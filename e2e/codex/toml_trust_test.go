@@ -3,6 +3,8 @@ package codex
 import (
 	"strings"
 	"testing"
+
+	"github.com/smalltalk-go/st/wiring"
 )
 
 // Hooks wired in config.toml (the `st hooks path --for codex` fragment)
@@ -20,11 +22,11 @@ func TestDoctorChecksTrustOfConfigTOMLHooks(t *testing.T) {
 	for _, h := range list {
 		t.Logf("Codex lists %s %s %s", h.Key, h.CurrentHash, h.TrustStatus)
 	}
-	if len(list) != 2 || statusOf(list, "hook codex-session-start") != "untrusted" {
-		t.Fatalf("Codex lists %+v, want st's two hooks untrusted", list)
+	if len(list) != len(wiring.CodexEntries) || statusOf(list, "hook codex-session-start") != "untrusted" {
+		t.Fatalf("Codex lists %+v, want st's hooks untrusted", list)
 	}
 	doc, code := r.stExit("hooks", "doctor")
-	if code != 1 || strings.Count(doc, "not trusted by Codex") != 2 || !strings.Contains(doc, "type /hooks") {
+	if code != 1 || strings.Count(doc, "not trusted by Codex") != len(wiring.CodexEntries) || !strings.Contains(doc, "type /hooks") {
 		t.Errorf("doctor on untrusted config.toml hooks: exit %d\n%s", code, doc)
 	}
 	for _, h := range list {
@@ -34,7 +36,7 @@ func TestDoctorChecksTrustOfConfigTOMLHooks(t *testing.T) {
 	}
 	r.trustAll()
 	doc, code = r.stExit("hooks", "doctor")
-	if code != 0 || strings.Contains(doc, "FAIL") || strings.Count(doc, "trusted by Codex") != 2 {
+	if code != 0 || strings.Contains(doc, "FAIL") || strings.Count(doc, "trusted by Codex") != len(wiring.CodexEntries) {
 		t.Errorf("doctor on trusted config.toml hooks: exit %d\n%s", code, doc)
 	}
 }
