@@ -69,7 +69,7 @@ func Unacked(t *fsutil.Tree, id string) []string {
 	var out []string
 	for _, folder := range []string{Inbox, Archive} {
 		dir := id + "/" + folder
-		names, err := t.ReadDirNames(dir)
+		names, err := regularNames(t, dir)
 		if err != nil {
 			continue
 		}

@@ -20,35 +20,80 @@ const (
 	HeadMax = 1 << 20
 )
 
-// readHead returns the part of the regular file name of folder that
-// holds its frontmatter: the whole file when it is read whole, else the
-// prefix up to the closing "---" line (at most HeadMax bytes), or nothing
-// when there is no frontmatter there. message.Parse gives the same fields
-// for it as for the whole file.
+// readHead returns the part of the file name of folder that holds its
+// frontmatter: the whole file when it is read whole, else the prefix up
+// to the closing "---" line (at most HeadMax bytes), or nothing when there
+// is no frontmatter there. message.Parse gives the same fields for it as
+// for the whole file. name must come from a listing that showed it as a
+// regular file (regularNames): the read trusts that type (ReadStart).
 func readHead(folder *fsutil.Folder, name string) ([]byte, error) {
-	return readHeadWithin(folder, name, headFirst, HeadMax)
+	return newHeadReader(headFirst, HeadMax).read(folder, name)
 }
 
-// readHeadWithin is readHead reading first bytes, then up to most. The
-// first read takes at least the four bytes of the opening "---\n", so a
-// short one never mistakes the start of a frontmatter for none.
-func readHeadWithin(folder *fsutil.Folder, name string, first, most int64) ([]byte, error) {
-	limit := max(first, 4)
-	for {
-		data, size, err := folder.ReadPrefix(name, limit)
-		if err != nil || int64(len(data)) >= size {
-			return data, err
+// headReader reads heads (readHead) into a buffer it keeps from file to
+// file, so a listing allocates only the text it keeps. One per goroutine.
+type headReader struct {
+	first, most int
+	buf         []byte
+}
+
+// newHeadReader reads first bytes, then up to most. The first read takes
+// at least the four bytes of the opening "---\n", so a short one never
+// mistakes the start of a frontmatter for none.
+func newHeadReader(first, most int) *headReader {
+	return &headReader{first: max(first, 4), most: most}
+}
+
+// read returns the head of name; the bytes are the reader's until its
+// next read.
+func (r *headReader) read(folder *fsutil.Folder, name string) ([]byte, error) {
+	for limit := r.first; ; limit = r.most {
+		// One byte more than the limit tells a file of exactly limit
+		// bytes (read whole) from a longer one.
+		if cap(r.buf) < limit+1 {
+			r.buf = make([]byte, limit+1)
 		}
+		n, err := folder.ReadStart(name, r.buf[:limit+1])
+		if err != nil {
+			return nil, err
+		}
+		if n <= limit {
+			return r.buf[:n], nil
+		}
+		data := r.buf[:limit]
 		if !bytes.HasPrefix(data, []byte("---\n")) {
 			return nil, nil
 		}
 		if end := frontmatterEnd(data); end >= 0 {
 			return data[:end], nil
 		}
-		if limit >= most {
+		if limit >= r.most {
 			return nil, nil
 		}
-		limit = most
+	}
+}
+
+// wholeReader reads files whole, up to limit bytes, into a buffer it
+// keeps from file to file. One per goroutine.
+type wholeReader struct {
+	limit int
+	buf   []byte
+}
+
+// read returns the first limit bytes of name (all of a smaller file);
+// the bytes are the reader's until its next read.
+func (r *wholeReader) read(folder *fsutil.Folder, name string) ([]byte, error) {
+	for size := min(headFirst, r.limit); ; size = min(size*16, r.limit) {
+		if cap(r.buf) < size+1 {
+			r.buf = make([]byte, size+1)
+		}
+		n, err := folder.ReadStart(name, r.buf[:size+1])
+		if err != nil {
+			return nil, err
+		}
+		if n <= size || size >= r.limit {
+			return r.buf[:min(n, size)], nil
+		}
 	}
 }
 
@@ -77,6 +122,10 @@ func ReadHead(t *fsutil.Tree, rel string) (data []byte, ok bool) {
 		return nil, false
 	}
 	defer folder.Close()
+	// No listing vouches for rel's type here (readHead trusts one).
+	if !folder.IsRegular(name) {
+		return nil, false
+	}
 	data, err = readHead(folder, name)
 	return data, err == nil
 }

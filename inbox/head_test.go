@@ -11,7 +11,7 @@ import (
 	"github.com/smalltalk-go/st/message"
 )
 
-// headFields is what readHeadWithin(first, most) yields for content,
+// headFields is what a headReader(first, most) yields for content,
 // parsed, next to the fields of the whole file it should match.
 func headFields(t testing.TB, content string, first, most int64) (got, want message.Fields) {
 	dir := t.TempDir()
@@ -28,7 +28,7 @@ func headFields(t testing.TB, content string, first, most int64) (got, want mess
 		t.Fatal(err)
 	}
 	defer folder.Close()
-	data, err := readHeadWithin(folder, "m.md", first, most)
+	data, err := newHeadReader(int(first), int(most)).read(folder, "m.md")
 	if err != nil {
 		t.Fatal(err)
 	}

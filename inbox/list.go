@@ -203,15 +203,23 @@ func readCanonical(t *fsutil.Tree, dir string, names []string) []string {
 }
 
 // forCanonical calls fn with the index and head (readHead) of every
-// canonical name in folder dir ("" when unreadable). Large folders are read by a few
-// goroutines, through one handle on the folder; fn must only touch
+// canonical name in folder dir ("" when unreadable); the names come from
+// regularNames, whose types the reads trust. Large folders are read by a
+// few goroutines, through one handle on the folder; fn must only touch
 // index i.
 func forCanonical(t *fsutil.Tree, dir string, names []string, fn func(i int, text string)) {
-	readCanonicalWith(t, dir, names, readHead, fn)
+	readCanonicalWith(t, dir, names, func() reader { return newHeadReader(headFirst, HeadMax) }, fn)
 }
 
-// readCanonicalWith is forCanonical with the text each read returns.
-func readCanonicalWith(t *fsutil.Tree, dir string, names []string, read func(*fsutil.Folder, string) ([]byte, error), fn func(i int, text string)) {
+// reader reads a file of a folder into a buffer it keeps: the bytes are
+// its until its next read. One per goroutine.
+type reader interface {
+	read(folder *fsutil.Folder, name string) ([]byte, error)
+}
+
+// readCanonicalWith is forCanonical with the text a reader of each
+// goroutine (newReader) returns.
+func readCanonicalWith(t *fsutil.Tree, dir string, names []string, newReader func() reader, fn func(i int, text string)) {
 	folder, err := t.OpenFolder(dir)
 	if err != nil {
 		for i, n := range names {
@@ -226,12 +234,13 @@ func readCanonicalWith(t *fsutil.Tree, dir string, names []string, read func(*fs
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			r := newReader()
 			for i := w; i < len(names); i += workers {
 				if !message.IsCanonical(names[i]) {
 					continue
 				}
 				var text string
-				if data, err := read(folder, names[i]); err == nil {
+				if data, err := r.read(folder, names[i]); err == nil {
 					text = Text(data)
 				}
 				fn(i, text)

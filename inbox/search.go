@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -64,7 +65,7 @@ func Search(t *fsutil.Tree, q Query) []Hit {
 
 func searchFolder(t *fsutil.Tree, agent, folder, needle string, q Query) []Hit {
 	dir := agent + "/" + folder
-	names, err := t.ReadDirNames(dir)
+	names, err := regularNames(t, dir)
 	if err != nil {
 		return nil
 	}
@@ -90,13 +91,10 @@ func searchFolder(t *fsutil.Tree, agent, folder, needle string, q Query) []Hit {
 		limit = layout.DefaultMaxMessageBytes
 	}
 	// The whole message, not its head: the text may be anywhere in the body.
-	read := func(f *fsutil.Folder, name string) ([]byte, error) {
-		data, _, err := f.ReadPrefix(name, limit)
-		return data, err
-	}
+	whole := func() reader { return &wholeReader{limit: int(min(limit, math.MaxInt32))} }
 	var mu sync.Mutex
 	var hits []Hit
-	readCanonicalWith(t, dir, keep, read, func(i int, text string) {
+	readCanonicalWith(t, dir, keep, whole, func(i int, text string) {
 		h, ok := match(text, needle, q.From)
 		if !ok || inArchive != nil && archivedTwin(t, inArchive, agent, keep[i]) {
 			return

@@ -72,6 +72,60 @@ func TestFolderReadPrefix(t *testing.T) {
 	}
 }
 
+// TestFolderReadStart: the fstat-free read returns counts that tell a
+// whole file from a prefix, and refuses or empties, without blocking,
+// whatever is not a regular file.
+func TestFolderReadStart(t *testing.T) {
+	tr, base := open(t)
+	d := filepath.Join(base, "d")
+	os.MkdirAll(filepath.Join(d, "sub"), 0o777)
+	os.WriteFile(filepath.Join(d, "f"), []byte("0123456789"), 0o666)
+	os.Symlink("f", filepath.Join(d, "link"))
+	os.Symlink("/dev/zero", filepath.Join(d, "zero"))
+	syscall.Mkfifo(filepath.Join(d, "fifo"), 0o666)
+	syscall.Mkfifo(filepath.Join(d, "fed"), 0o666)
+	// A FIFO with a writer that has written: a blocking read would return
+	// its bytes and then wait for more.
+	w, err := os.OpenFile(filepath.Join(d, "fed"), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.Write([]byte("abc"))
+	f, err := tr.OpenFolder("d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, tt := range []struct {
+		size int
+		want string
+	}{{0, ""}, {4, "0123"}, {10, "0123456789"}, {11, "0123456789"}, {1 << 16, "0123456789"}} {
+		buf := make([]byte, tt.size)
+		n, err := f.ReadStart("f", buf)
+		if err != nil || string(buf[:n]) != tt.want {
+			t.Errorf("ReadStart(%d bytes) = %q, %v; want %q", tt.size, buf[:n], err, tt.want)
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, name := range []string{"link", "zero", "sub", "fed", "missing", "../d/f", ".."} {
+			if n, err := f.ReadStart(name, make([]byte, 8)); err == nil {
+				t.Errorf("ReadStart(%q) read %d bytes", name, n)
+			}
+		}
+		if n, err := f.ReadStart("fifo", make([]byte, 8)); n != 0 {
+			t.Errorf("ReadStart(fifo) = %d, %v", n, err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("ReadStart blocked on a FIFO")
+	}
+}
+
 func TestReadConfig(t *testing.T) {
 	dir := t.TempDir()
 	ok := filepath.Join(dir, "ok.yaml")

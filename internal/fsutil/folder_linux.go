@@ -17,22 +17,9 @@ import (
 // four system calls, where a path through os.Root and an *os.File take
 // about twice as many. It returns the file's size too.
 func readAtMost(dir *os.File, name string, limit int64) ([]byte, int64, error) {
-	rc, err := dir.SyscallConn()
+	fd, err := openIn(dir, name)
 	if err != nil {
 		return nil, 0, err
-	}
-	var fd int
-	var openErr error
-	if err := rc.Control(func(dfd uintptr) {
-		fd, openErr = openat(int(dfd), name)
-	}); err != nil {
-		return nil, 0, err
-	}
-	if openErr != nil {
-		if errors.Is(openErr, syscall.ELOOP) {
-			return nil, 0, ErrNotRegular
-		}
-		return nil, 0, openErr
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
@@ -68,6 +55,47 @@ func readAtMost(dir *os.File, name string, limit int64) ([]byte, int64, error) {
 		}
 		buf = append(buf, 0)[:len(buf)]
 	}
+}
+
+// readStart reads the start of name, relative to the open folder dir,
+// into buf until buf is full or the file ends: open, read, close, and no
+// fstat (the caller's listing vouches for the type; see Folder.ReadStart).
+func readStart(dir *os.File, name string, buf []byte) (int, error) {
+	fd, err := openIn(dir, name)
+	if err != nil {
+		return 0, err
+	}
+	defer syscall.Close(fd)
+	n, err := readFull(fd, buf)
+	switch {
+	case err == syscall.EISDIR || err == syscall.EAGAIN:
+		// A folder, or a FIFO with a writer, took the name's place.
+		return 0, ErrNotRegular
+	case err != nil:
+		return 0, err
+	}
+	return n, nil
+}
+
+// openIn opens name relative to the open folder dir, read-only, with
+// O_NOFOLLOW (a final symlink is ErrNotRegular) and O_NONBLOCK (a FIFO
+// cannot hang us).
+func openIn(dir *os.File, name string) (int, error) {
+	rc, err := dir.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	fd := -1
+	var openErr error
+	if err := rc.Control(func(dfd uintptr) {
+		fd, openErr = openat(int(dfd), name)
+	}); err != nil {
+		return -1, err
+	}
+	if errors.Is(openErr, syscall.ELOOP) {
+		return -1, ErrNotRegular
+	}
+	return fd, openErr
 }
 
 // readFull fills buf from fd, stopping early only at the file's end.

@@ -63,3 +63,10 @@ func isRegular(dir *os.File, name string) bool {
 	fi, err := r.Lstat(name)
 	return err == nil && fi.Mode().IsRegular()
 }
+
+// readStart reads the start of name of the open folder dir into buf until
+// buf is full or the file ends.
+func readStart(dir *os.File, name string, buf []byte) (int, error) {
+	data, _, err := readAtMost(dir, name, int64(len(buf)))
+	return copy(buf, data), err
+}
