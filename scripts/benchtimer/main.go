@@ -67,7 +67,7 @@ type stat struct {
 // measure runs the commands in turn, runs rounds after a tenth as many
 // that warm caches, and returns their medians.
 func measure(cmds [][]string, runs int) ([]stat, error) {
-	devnull, err := os.Open(os.DevNull)
+	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -77,14 +77,18 @@ func measure(cmds [][]string, runs int) ([]stat, error) {
 	rsss := make([][]int64, len(cmds))
 	for round := 0; round < runs+runs/10; round++ {
 		for i, argv := range cmds {
+			// Output goes to /dev/null, not into this process: a child's
+			// peak RSS counts this process's at the exec (the vfork
+			// shares it), so buffering a big output here would inflate
+			// every command's figure.
 			cmd := exec.Command(argv[0], argv[1:]...)
-			cmd.Stdin = devnull
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
 			start := time.Now()
 			// A command's own exit status (session-start exits 2 by
 			// design) does not matter here; failing to run it does.
 			var exit *exec.ExitError
-			if out, err := cmd.CombinedOutput(); err != nil && !errors.As(err, &exit) {
-				return nil, fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, out)
+			if err := cmd.Run(); err != nil && !errors.As(err, &exit) {
+				return nil, fmt.Errorf("%s: %v", strings.Join(argv, " "), err)
 			}
 			if round < runs/10 {
 				continue
