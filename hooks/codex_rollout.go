@@ -33,15 +33,7 @@ type rolloutLine struct {
 // first line cut by the tail bound, records without usage and zero
 // records are skipped; ok is false when there is none.
 func CodexContextUsage(tail []byte) (tokens, window int64, ok bool) {
-	for len(tail) > 0 {
-		tail = bytes.TrimRight(tail, "\r\n")
-		i := bytes.LastIndexByte(tail, '\n')
-		line := tail[i+1:]
-		if i < 0 {
-			tail = nil
-		} else {
-			tail = tail[:i]
-		}
+	for line := range linesNewestFirst(tail) {
 		if !bytes.Contains(line, []byte(`"token_count"`)) {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 )
@@ -56,15 +57,7 @@ func ContextTokens(tail []byte) (tokens int64, ok bool) {
 
 // ContextUsage is ContextTokens with the model of the turn it read.
 func ContextUsage(tail []byte) (tokens int64, model string, ok bool) {
-	for len(tail) > 0 {
-		tail = bytes.TrimRight(tail, "\r\n")
-		i := bytes.LastIndexByte(tail, '\n')
-		line := tail[i+1:]
-		if i < 0 {
-			tail = nil
-		} else {
-			tail = tail[:i]
-		}
+	for line := range linesNewestFirst(tail) {
 		if !bytes.Contains(line, []byte(`"usage"`)) {
 			continue
 		}
@@ -78,6 +71,22 @@ func ContextUsage(tail []byte) (tokens int64, model string, ok bool) {
 		}
 	}
 	return 0, "", false
+}
+
+// linesNewestFirst yields the lines of a JSONL tail from the last to the
+// first, without their line ends; the first may be cut by the tail bound,
+// which its JSON then fails to parse.
+func linesNewestFirst(tail []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for len(tail) > 0 {
+			tail = bytes.TrimRight(tail, "\r\n")
+			i := bytes.LastIndexByte(tail, '\n')
+			if !yield(tail[i+1:]) {
+				return
+			}
+			tail = tail[:max(i, 0)]
+		}
+	}
 }
 
 // Context-fill thresholds, in percent of the window.
