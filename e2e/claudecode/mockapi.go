@@ -143,6 +143,10 @@ func (m *Mock) Messages() []*Request {
 func (m *Mock) serve(w http.ResponseWriter, hr *http.Request) {
 	body, _ := io.ReadAll(hr.Body)
 	r := &Request{Method: hr.Method, Path: hr.URL.Path, Body: body}
+	if hr.Method == http.MethodPost && r.Path == "/v1/messages" {
+		// Parsed before it is published: tests read m.reqs meanwhile.
+		parseMessages(r)
+	}
 	m.mu.Lock()
 	m.reqs = append(m.reqs, r)
 	m.mu.Unlock()
@@ -159,7 +163,6 @@ func (m *Mock) serve(w http.ResponseWriter, hr *http.Request) {
 }
 
 func (m *Mock) messages(w http.ResponseWriter, r *Request) {
-	parseMessages(r)
 	m.mu.Lock()
 	m.n++
 	n, script, hook := m.n, m.script, m.onRequest
