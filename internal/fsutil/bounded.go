@@ -64,8 +64,9 @@ func (f *Folder) ReadPrefix(name string, limit int64) ([]byte, int64, error) {
 // without the fstat, which cost a tenth of the read floor's CPU time over
 // 10,000 small files (scripts/readfloor with an fstat added: 93 -> 105 ms);
 // whatever took the name's place since is still harmless: a final
-// symlink is refused, a folder fails to read, a FIFO reads as empty or
-// fails (never blocks), and nothing is read past len(buf).
+// symlink is refused, a folder fails to read, a FIFO gives at most what
+// its writer already wrote (never blocks), and nothing is read past
+// len(buf). It takes one read: a short read of a regular file is its end.
 func (f *Folder) ReadStart(name string, buf []byte) (int, error) {
 	if !singleElement(name) {
 		return 0, &fs.PathError{Op: "open", Path: f.rel + "/" + name, Err: fs.ErrInvalid}

@@ -110,13 +110,18 @@ func TestFolderReadStart(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for _, name := range []string{"link", "zero", "sub", "fed", "missing", "../d/f", ".."} {
+		for _, name := range []string{"link", "zero", "sub", "missing", "../d/f", ".."} {
 			if n, err := f.ReadStart(name, make([]byte, 8)); err == nil {
 				t.Errorf("ReadStart(%q) read %d bytes", name, n)
 			}
 		}
 		if n, err := f.ReadStart("fifo", make([]byte, 8)); n != 0 {
 			t.Errorf("ReadStart(fifo) = %d, %v", n, err)
+		}
+		// What a writer already wrote, and no wait for more.
+		buf := make([]byte, 8)
+		if n, _ := f.ReadStart("fed", buf); n > 3 || string(buf[:n]) != "abc"[:n] {
+			t.Errorf("ReadStart(fed) = %q", buf[:n])
 		}
 	}()
 	select {
