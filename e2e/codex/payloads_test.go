@@ -92,32 +92,39 @@ func TestHookPayloads(t *testing.T) {
 		t.Errorf("Stop payload has no boolean stop_hook_active")
 	}
 
-	dir := filepath.Join("testdata", "payloads")
 	for _, e := range recordedEvents {
-		file := filepath.Join(dir, e+".json")
-		if *update {
-			data, _ := json.MarshalIndent(got[e], "", "  ")
-			text := strings.ReplaceAll(string(data), r.dir, "$TMP")
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(file, []byte(text+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
+		checkRecorded(t, r, e+".json", got[e])
+	}
+}
+
+// checkRecorded records payload as testdata/payloads/name under -update
+// (the scratch folder written as $TMP); otherwise it checks that Codex
+// sends the fields recorded there.
+func checkRecorded(t *testing.T, r *rig, name string, payload map[string]any) {
+	t.Helper()
+	file := filepath.Join("testdata", "payloads", name)
+	if *update {
+		data, _ := json.MarshalIndent(payload, "", "  ")
+		text := strings.ReplaceAll(string(data), r.dir, "$TMP")
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
 		}
-		var old map[string]any
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Errorf("%v (run with -update to record)", err)
-			continue
+		if err := os.WriteFile(file, []byte(text+"\n"), 0o644); err != nil {
+			t.Fatal(err)
 		}
-		if err := json.Unmarshal(data, &old); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		if a, b := keys(old), keys(got[e]); !slices.Equal(a, b) {
-			t.Errorf("%s: recorded fields %v, Codex %s sends %v (run with -update)", file, a, codexVersion, b)
-		}
+		return
+	}
+	var old map[string]any
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Errorf("%v (run with -update to record)", err)
+		return
+	}
+	if err := json.Unmarshal(data, &old); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if a, b := keys(old), keys(payload); !slices.Equal(a, b) {
+		t.Errorf("%s: recorded fields %v, Codex %s sends %v (run with -update)", file, a, codexVersion, b)
 	}
 }
 

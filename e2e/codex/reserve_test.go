@@ -93,26 +93,7 @@ func TestPreToolUseEditPayloads(t *testing.T) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		file := filepath.Join("testdata", "payloads", name)
-		if *update {
-			data, _ := json.MarshalIndent(got[name], "", "  ")
-			if err := os.WriteFile(file, []byte(strings.ReplaceAll(string(data), r.dir, "$TMP")+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		var old map[string]any
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Errorf("%v (run with -update to record)", err)
-			continue
-		}
-		if err := json.Unmarshal(data, &old); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		if a, b := keys(old), keys(got[name]); !slices.Equal(a, b) {
-			t.Errorf("%s: recorded fields %v, Codex %s sends %v (run with -update)", file, a, codexVersion, b)
-		}
+		checkRecorded(t, r, name, got[name])
 	}
 }
 
