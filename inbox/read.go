@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/message"
 )
@@ -75,18 +76,7 @@ func ReadWithin(t *fsutil.Tree, id, name string, preferArchive bool, limit int64
 // (any size when limit is negative); a bigger file is a MESSAGE_TOO_LARGE
 // error, and only limit+1 bytes of it are read.
 func ReadFile(t *fsutil.Tree, rel string, limit int64) ([]byte, error) {
-	if limit < 0 {
-		data, _, err := t.ReadRegular(rel)
-		return data, err
-	}
-	data, fi, err := t.ReadRange(rel, 0, limit+1)
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > limit {
-		return nil, ErrTooLarge(fi.Size(), limit)
-	}
-	return data, nil
+	return layout.ReadFileWithin(t, rel, "message", limit)
 }
 
 // Text decodes file bytes as UTF-8, replacing invalid sequences with

@@ -157,15 +157,7 @@ func Read(t *fsutil.Tree, id, filename string, limit int64) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
-	var data []byte
-	if limit < 0 {
-		data, _, err = t.ReadRegular(rel)
-	} else {
-		var fi fs.FileInfo
-		if data, fi, err = t.ReadRange(rel, 0, limit+1); err == nil && fi.Size() > limit {
-			return Record{}, layout.ErrTooLarge("resource", fi.Size(), limit)
-		}
-	}
+	data, err := layout.ReadFileWithin(t, rel, "resource", limit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Record{}, notFound(id, filename)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 
 	agentctx "github.com/smalltalk-go/st/context"
@@ -14,15 +13,11 @@ type contextWriteCmd struct {
 }
 
 func (c *contextWriteCmd) Run(a *app) error {
-	// Read one byte past the maximum: a bigger now.md is refused without
-	// holding all of it (the hooks and the MCP tools read no more anyway).
-	limit := a.env.MaxMessageBytes()
-	body, err := io.ReadAll(io.LimitReader(a.stdin, limit+1))
+	// A now.md over the maximum message size is refused (the hooks and the
+	// MCP tools read no more of it anyway).
+	body, err := layout.ReadAllWithin(a.stdin, "now.md", a.env.MaxMessageBytes())
 	if err != nil {
 		return err
-	}
-	if int64(len(body)) > limit {
-		return layout.ErrTooLarge("now.md", -1, limit)
 	}
 	id, t, err := a.openAgentWritable(c.Agent, layout.Strict)
 	if err != nil {

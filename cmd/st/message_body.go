@@ -1,11 +1,8 @@
 package main
 
 import (
-	"errors"
-	"io"
 	"time"
 
-	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
@@ -29,29 +26,20 @@ func (a *app) readBody(flag *string) ([]byte, error) {
 	if isTerminal(a.stdin) {
 		return nil, errNoBodyTerminal
 	}
-	limit := a.env.MaxMessageBytes()
 	type result struct {
 		data []byte
 		err  error
 	}
 	done := make(chan result, 1)
 	go func() {
-		// One byte more than the maximum tells a body that is too big
-		// without reading all of it.
-		data, err := io.ReadAll(io.LimitReader(a.stdin, limit+1))
+		data, err := layout.ReadAllWithin(a.stdin, "message", a.env.MaxMessageBytes())
 		done <- result{data, err}
 	}()
 	timer := time.NewTimer(stdinTimeout(a.env.Get("ST_STDIN_TIMEOUT_MS")))
 	defer timer.Stop()
 	select {
 	case r := <-done:
-		if r.err != nil && !errors.Is(r.err, io.EOF) {
-			return nil, r.err
-		}
-		if int64(len(r.data)) > limit {
-			return nil, inbox.ErrTooLarge(-1, limit)
-		}
-		return r.data, nil
+		return r.data, r.err
 	case <-timer.C:
 		return nil, errNoBodyTimeout
 	}

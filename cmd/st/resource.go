@@ -44,14 +44,9 @@ func (c *resourceAddCmd) Run(a *app) error {
 	}
 	var body []byte
 	if c.BodyStdin {
-		// One byte past the maximum tells a description that is too big
-		// without holding all of it.
-		b, err := io.ReadAll(io.LimitReader(a.stdin, a.env.MaxMessageBytes()+1))
+		b, err := layout.ReadAllWithin(a.stdin, "resource", a.env.MaxMessageBytes())
 		if err != nil {
 			return err
-		}
-		if int64(len(b)) > a.env.MaxMessageBytes() {
-			return layout.ErrTooLarge("resource", -1, a.env.MaxMessageBytes())
 		}
 		body = []byte(strings.ToValidUTF8(string(b), "\uFFFD"))
 	}

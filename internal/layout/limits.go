@@ -2,8 +2,10 @@ package layout
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 
+	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
@@ -58,4 +60,35 @@ func ErrTooLarge(what string, size, limit int64) error {
 	return sterr.New(sterr.MessageTooLarge,
 		fmt.Sprintf("%s too large: %s the maximum of %d bytes (set %s to change it)", what, over, limit, MaxMessageVar),
 		details)
+}
+
+// ReadFileWithin reads the regular file rel of t when it holds at most
+// limit bytes (any size when limit is negative); a bigger file is
+// ErrTooLarge for what, and only limit+1 bytes of it are read.
+func ReadFileWithin(t *fsutil.Tree, rel, what string, limit int64) ([]byte, error) {
+	if limit < 0 {
+		data, _, err := t.ReadRegular(rel)
+		return data, err
+	}
+	data, fi, err := t.ReadRange(rel, 0, limit+1)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > limit {
+		return nil, ErrTooLarge(what, fi.Size(), limit)
+	}
+	return data, nil
+}
+
+// ReadAllWithin reads r to its end, but no further than one byte past
+// limit: more is ErrTooLarge for what, refused without holding it all.
+func ReadAllWithin(r io.Reader, what string, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, ErrTooLarge(what, -1, limit)
+	}
+	return data, nil
 }
