@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smalltalk-go/st/agents"
+	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/message"
 )
 
@@ -299,25 +301,31 @@ func TestStatusGoesStale(t *testing.T) {
 }
 
 // TestFleetRefresh: rescans add new agents, drop vanished ones and
-// report only real changes.
+// report only real changes. The fleet is tested on its own: a server's
+// watcher would rescan the changed agents itself, racing the test.
 func TestFleetRefresh(t *testing.T) {
 	root := writeStore(t, agentFolders)
-	s := newServer(t, root)
-	v0 := s.fleet.Version()
-	if got := s.fleet.Refresh([]string{"alice", "bob"}); len(got) != 0 {
+	tree, err := fsutil.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	f := newFleet(tree, agents.IDs(tree), time.Now, nil)
+	v0 := f.Version()
+	if got := f.Refresh([]string{"alice", "bob"}); len(got) != 0 {
 		t.Errorf("unchanged agents reported: %v", got)
 	}
 	addFiles(t, root, map[string]string{"carol/status": "away\n", "bob/inbox/1790000000000-abc123.md": "---\nfrom: a\n---\nx\n"})
 	os.RemoveAll(filepath.Join(root, "alice"))
-	got := s.fleet.Refresh([]string{"alice", "bob", "carol", "nobody"})
+	got := f.Refresh([]string{"alice", "bob", "carol", "nobody"})
 	if strings.Join(got, ",") != "alice,bob,carol" {
 		t.Errorf("changed = %v", got)
 	}
-	changed, removed, _ := s.fleet.Since(v0)
+	changed, removed, _ := f.Since(v0)
 	if len(changed) != 2 || changed[0].ID != "bob" || changed[1].ID != "carol" || strings.Join(removed, ",") != "alice" {
 		t.Errorf("since: changed %v, removed %v", changed, removed)
 	}
-	if ids := s.fleet.IDs(); strings.Join(ids, ",") != "bob,carol" {
+	if ids := f.IDs(); strings.Join(ids, ",") != "bob,carol" {
 		t.Errorf("ids = %v", ids)
 	}
 }
