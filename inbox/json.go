@@ -1,56 +1,112 @@
 package inbox
 
 import (
+	"io"
 	"strconv"
 
+	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/message"
 )
 
-// AppendJSON appends items as jsstr.Marshal writes them, without
-// reflection: `ls --json` over a large inbox spent a third of its serial
-// time in encoding/json. ok is false when a number has no JSON form.
-func AppendJSON(b []byte, items []Item) (_ []byte, ok bool) {
-	if items == nil {
-		return append(b, "null"...), true
-	}
-	b = append(b, '[')
-	for i, it := range items {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"filename":`...)
-		b = jsstr.AppendString(b, it.Filename)
-		b = append(b, `,"ts":`...)
-		if b, ok = jsstr.AppendNumber(b, it.TS); !ok {
-			return b, false
-		}
-		b = appendOptional(append(b, `,"from":`...), it.From)
-		b = appendOptional(append(b, `,"subject":`...), it.Subject)
-		b = appendOptional(append(b, `,"inReplyTo":`...), it.InReplyTo)
-		b = append(b, `,"tags":`...)
-		if it.Tags == nil {
-			b = append(b, "null"...)
-		} else {
-			b = append(b, '[')
-			for j, tag := range it.Tags {
-				if j > 0 {
-					b = append(b, ',')
-				}
-				b = jsstr.AppendString(b, tag)
-			}
-			b = append(b, ']')
-		}
-		b = appendOptional(append(b, `,"priority":`...), it.Priority)
-		b = append(b, '}')
-	}
-	return append(b, ']'), true
+// ItemsJSON is a listing as `message ls --json` prints it: a JSON array
+// of the items, as jsstr.Marshal writes it, kept in runs that WriteTo
+// writes one after the other.
+type ItemsJSON struct {
+	// runs hold the items in order, each after a comma; the first item's
+	// comma is the array's opening bracket.
+	runs [][]byte
 }
 
-func appendOptional(b []byte, s *string) []byte {
-	if s == nil {
+// ListJSON is Items in its JSON form. The reader goroutine that read an
+// entry encodes it (eachEntry), without reflection or an Item, at the end
+// of its chunk's run: encoding the items after the reads took `ls --json`
+// over 10,000 messages 7 ms of its 80, on one core.
+func ListJSON(t *fsutil.Tree, id, folder string, f Filter) (ItemsJSON, error) {
+	var l ItemsJSON
+	err := eachEntry(t, id, folder, f, true,
+		func(n int) { l.runs = make([][]byte, chunks(n)) },
+		func(i int, e *entry) { l.add(i/chunkNames, e) })
+	l.open()
+	return l, err
+}
+
+// add appends e to run r.
+func (l *ItemsJSON) add(r int, e *entry) {
+	run := &l.runs[r]
+	if *run == nil {
+		*run = make([]byte, 0, chunkNames*192)
+	}
+	*run = appendEntry(append(*run, ','), e)
+}
+
+// open turns the first item's comma into the array's opening bracket.
+func (l *ItemsJSON) open() {
+	for _, run := range l.runs {
+		if len(run) > 0 {
+			run[0] = '['
+			return
+		}
+	}
+}
+
+// WriteTo writes the JSON array of the items to w.
+func (l ItemsJSON) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	write := func(b []byte) error {
+		k, err := w.Write(b)
+		n += int64(k)
+		return err
+	}
+	end := "[]"
+	for _, run := range l.runs {
+		if len(run) == 0 {
+			continue
+		}
+		if err := write(run); err != nil {
+			return n, err
+		}
+		end = "]"
+	}
+	return n, write([]byte(end))
+}
+
+// appendEntry appends e.item(true) as jsstr.Marshal writes it. Its ts
+// is finite, a file name's timestamp or an mtime, so it always has a
+// JSON form.
+func appendEntry(b []byte, e *entry) []byte {
+	b = jsstr.AppendString(append(b, `{"filename":`...), e.name)
+	b, _ = jsstr.AppendNumber(append(b, `,"ts":`...), e.ts)
+	h := &e.heading
+	if e.outside {
+		h = &heading{from: "outside"}
+	}
+	b = appendNonEmpty(append(b, `,"from":`...), h.from)
+	b = appendNonEmpty(append(b, `,"subject":`...), h.subject)
+	b = appendNonEmpty(append(b, `,"inReplyTo":`...), h.inReplyTo)
+	b = append(b, `,"tags":[`...)
+	first := true
+	for tag := range message.Tags(h.tags) {
+		if !first {
+			b = append(b, ',')
+		}
+		b, first = jsstr.AppendString(b, tag), false
+	}
+	b = append(b, ']')
+	priority := h.priority
+	if !message.ValidPriority(priority) {
+		priority = ""
+	}
+	b = appendNonEmpty(append(b, `,"priority":`...), priority)
+	return append(b, '}')
+}
+
+// appendNonEmpty appends s as a JSON string, or null when it is empty.
+func appendNonEmpty(b []byte, s string) []byte {
+	if s == "" {
 		return append(b, "null"...)
 	}
-	return jsstr.AppendString(b, *s)
+	return jsstr.AppendString(b, s)
 }
 
 // AppendHitsJSON appends hits as jsstr.Marshal writes them, without

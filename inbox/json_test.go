@@ -1,47 +1,51 @@
 package inbox
 
 import (
+	"bytes"
 	"math"
 	"testing"
 
 	"github.com/smalltalk-go/st/internal/jsstr"
 )
 
-// FuzzAppendJSON: the hand encoder writes what jsstr.Marshal writes.
-func FuzzAppendJSON(f *testing.F) {
-	f.Add("1796158671881-mzan5r.md", 1796158671881.0, "alice", "hi <there> & \u2028", "", "a,b", "high", uint8(0))
-	f.Add("outside \xff.txt", 1796158671881.123, "", "\n\t\"\\", "x", "", "", uint8(0xff))
-	f.Fuzz(func(t *testing.T, name string, ts float64, from, subject, reply, tag, prio string, shape uint8) {
-		opt := func(bit uint8, s string) *string {
-			if shape&bit != 0 {
-				return nil
-			}
-			return &s
+// FuzzItemsJSON: the hand encoder writes what jsstr.Marshal writes of
+// the same entry's Item, for an entry and for a listing.
+func FuzzItemsJSON(f *testing.F) {
+	f.Add("1796158671881-mzan5r.md", 1796158671881.0, false, "alice", "hi <there> & \u2028", "", "[a, 'b c', \"\"]", "high")
+	f.Add("outside \xff.txt", 1796158671881.123, true, "", "\n\t\"\\", "x", "", "")
+	f.Add("1796158671881-mzan5r.md", 0.0, false, "", "", "", "[]", "urgent")
+	f.Fuzz(func(t *testing.T, name string, ts float64, outside bool, from, subject, reply, tags, prio string) {
+		if math.IsNaN(ts) || math.IsInf(ts, 0) {
+			t.Skip("a listed ts is a timestamp or an mtime, always finite")
 		}
-		it := Item{Filename: name, TS: ts, From: opt(1, from), Subject: opt(2, subject), InReplyTo: opt(4, reply), Priority: opt(8, prio)}
-		switch shape >> 4 & 3 {
-		case 1:
-			it.Tags = []string{}
-		case 2:
-			it.Tags = []string{tag, from}
+		e := entry{name: name, ts: ts, outside: outside, heading: heading{from, subject, reply, tags, prio}}
+		want, err := jsstr.Marshal(e.item(true))
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, items := range [][]Item{nil, {}, {it}, {it, it}} {
-			want, err := jsstr.Marshal(items)
-			got, ok := AppendJSON(nil, items)
-			if ok != (err == nil) {
-				t.Fatalf("AppendJSON(%#v) ok=%v, Marshal error %v", items, ok, err)
+		if got := appendEntry(nil, &e); string(got) != string(want) {
+			t.Fatalf("appendEntry(%#v) =\n%s\nMarshal\n%s", e, got, want)
+		}
+		for _, n := range []int{0, 1, 2} {
+			items := make([]Item, n)
+			// One entry a run, then all in one run.
+			l, one := ItemsJSON{runs: make([][]byte, n+1)}, ItemsJSON{runs: make([][]byte, 2)}
+			for i := range n {
+				items[i] = e.item(true)
+				l.add(i+1, &e)
+				one.add(1, &e)
 			}
-			if ok && string(got) != string(want) {
-				t.Fatalf("AppendJSON(%#v) =\n%s\nMarshal\n%s", items, got, want)
+			want, _ := jsstr.Marshal(items)
+			l.open()
+			one.open()
+			for _, l := range []ItemsJSON{l, one} {
+				var got bytes.Buffer
+				if k, err := l.WriteTo(&got); err != nil || k != int64(got.Len()) || got.String() != string(want) {
+					t.Fatalf("WriteTo(%d entries) = %d, %v:\n%s\nMarshal\n%s", n, k, err, got.String(), want)
+				}
 			}
 		}
 	})
-}
-
-func TestAppendJSONRefusesNaN(t *testing.T) {
-	if _, ok := AppendJSON(nil, []Item{{TS: math.NaN()}}); ok {
-		t.Error("AppendJSON wrote a NaN")
-	}
 }
 
 // FuzzAppendHitsJSON: the hand encoder of search hits writes what

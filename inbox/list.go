@@ -28,7 +28,7 @@ func regularNames(t *fsutil.Tree, dir string) ([]string, error) {
 		return nil, err
 	}
 	names = slices.DeleteFunc(names, func(n string) bool { return n[0] == '.' })
-	slices.Sort(names)
+	sortNames(names)
 	return names, nil
 }
 
@@ -83,114 +83,20 @@ type Item struct {
 // Select returns the deliverable names in <id>/<folder> that pass f, in
 // byte order. Only canonical files are read, and only when f.From is set.
 func Select(t *fsutil.Tree, id, folder string, f Filter) ([]string, error) {
-	items, err := selectItems(t, id, folder, f, false)
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, len(items))
-	for i, it := range items {
-		names[i] = it.Filename
-	}
-	return names, nil
+	var kept []string
+	err := eachEntry(t, id, folder, f, false,
+		func(n int) { kept = make([]string, n) },
+		func(i int, e *entry) { kept[i] = e.name })
+	return slices.DeleteFunc(kept, func(n string) bool { return n == "" }), err
 }
 
 // Items is Select with each file's frontmatter projected (§6.4).
 func Items(t *fsutil.Tree, id, folder string, f Filter) ([]Item, error) {
-	return selectItems(t, id, folder, f, true)
-}
-
-func selectItems(t *fsutil.Tree, id, folder string, f Filter, meta bool) ([]Item, error) {
-	dir := id + "/" + folder
-	names, err := List(t, id, folder)
-	if err != nil {
-		return nil, err
-	}
-	var heads []Item
-	if f.From != "" || meta {
-		heads = projectCanonical(t, dir, names)
-	}
-	// The kept items are written over the heads already read (never
-	// ahead of i), so a listing holds one slice of items, not two.
-	items := heads[:0]
-	if heads == nil {
-		items = make([]Item, 0, len(names))
-	}
-	for i, name := range names {
-		canonical := message.IsCanonical(name)
-		var ts float64
-		if canonical {
-			ts = float64(message.Timestamp(name))
-		} else if f.Since != nil || meta {
-			ts = mtimeMs(t, dir+"/"+name)
-		}
-		if f.Since != nil && ts < *f.Since {
-			continue
-		}
-		var it Item
-		if heads != nil && canonical {
-			it = heads[i]
-		}
-		if f.From != "" {
-			if !canonical && f.From != "outside" {
-				continue
-			}
-			if canonical && (it.From == nil || *it.From != f.From) {
-				continue
-			}
-		}
-		switch {
-		case !meta:
-			it = Item{}
-		case !canonical:
-			outside := "outside"
-			it.From = &outside
-		}
-		it.Filename, it.TS = name, ts
-		if it.Tags == nil {
-			it.Tags = []string{}
-		}
-		items = append(items, it)
-	}
-	return items, nil
-}
-
-// projectCanonical returns the projection (head) of every canonical name
-// in folder dir (an unreadable file projects as no fields), index for
-// index; other names get the zero Item. Projecting in the readers keeps
-// it off the serial path.
-func projectCanonical(t *fsutil.Tree, dir string, names []string) []Item {
-	heads := make([]Item, len(names))
-	forCanonical(t, dir, names, func(i int, text string) { heads[i] = head(text) })
-	return heads
-}
-
-// head projects a message's frontmatter onto the Item fields `ls --json`
-// shows (§6.4), without building a map of every field: a later line for a
-// key wins, as in message.Parse.
-func head(text string) Item {
-	var from, subject, inReplyTo, tags, priority string
-	message.Scan(text, func(key, value string) {
-		switch key {
-		case "from":
-			from = value
-		case "subject":
-			subject = value
-		case "in-reply-to":
-			inReplyTo = value
-		case "tags":
-			tags = value
-		case "priority":
-			priority = value
-		}
-	})
-	it := Item{From: nonEmpty(from), Subject: nonEmpty(subject), InReplyTo: nonEmpty(inReplyTo), Tags: []string{}}
-	if tags != "" {
-		it.Tags = message.ReadTags(tags)
-	}
-	if message.ValidPriority(priority) {
-		it.Priority = &priority
-	}
-	return it
+	var items []Item
+	err := eachEntry(t, id, folder, f, true,
+		func(n int) { items = make([]Item, n) },
+		func(i int, e *entry) { items[i] = e.item(true) })
+	return slices.DeleteFunc(items, func(it Item) bool { return it.Filename == "" }), err
 }
 
 // readCanonical returns the head (readHead) of every canonical name in

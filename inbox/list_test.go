@@ -158,7 +158,7 @@ func TestFIFONeverBlocks(t *testing.T) {
 	}
 }
 
-// FuzzHead checks the map-free projection of a listing against the
+// FuzzHead checks the map-free projection (readHeading, item) of a listing against the
 // fields message.Parse gives: a later line for a key wins, an invalid
 // priority is none, tags are read once.
 func FuzzHead(f *testing.F) {
@@ -184,7 +184,8 @@ func FuzzHead(f *testing.F) {
 		if v := fields["tags"]; v != "" {
 			wantTags = message.ReadTags(v)
 		}
-		it := head(text)
+		e := entry{heading: readHeading(text)}
+		it := e.item(true)
 		deref := func(s *string) string {
 			if s == nil {
 				return "<nil>"
@@ -193,7 +194,7 @@ func FuzzHead(f *testing.F) {
 		}
 		got := []string{deref(it.From), deref(it.Subject), deref(it.InReplyTo), deref(it.Priority)}
 		if !slices.Equal(got, want) || !slices.Equal(it.Tags, wantTags) || it.Tags == nil {
-			t.Fatalf("head(%q) = %q %q, want %q %q", text, got, it.Tags, want, wantTags)
+			t.Fatalf("readHeading(%q) = %q %q, want %q %q", text, got, it.Tags, want, wantTags)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 	"time"
@@ -41,12 +42,16 @@ func FuzzSubjectRoundTrip(f *testing.F) {
 		if err != nil || len(items) != 1 || items[0].Subject == nil || *items[0].Subject != subject {
 			t.Fatalf("list: %+v, %v; want subject %q", items, err, subject)
 		}
-		raw, ok := AppendJSON(nil, items)
+		listing, err := ListJSON(tr, "bob", Inbox, Filter{})
+		var raw bytes.Buffer
+		if err == nil {
+			_, err = listing.WriteTo(&raw)
+		}
 		var got []struct {
 			Subject string `json:"subject"`
 		}
-		if !ok || json.Unmarshal(raw, &got) != nil || len(got) != 1 || got[0].Subject != subject {
-			t.Fatalf("JSON listing %s; want subject %q", raw, subject)
+		if err != nil || json.Unmarshal(raw.Bytes(), &got) != nil || len(got) != 1 || got[0].Subject != subject {
+			t.Fatalf("JSON listing %s, %v; want subject %q", raw.Bytes(), err, subject)
 		}
 	})
 }

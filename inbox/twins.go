@@ -42,7 +42,7 @@ func WithoutTwins(t *fsutil.Tree, id string, names []string) []string {
 func archiveHas(archive *fsutil.Folder, asks int) func(string) bool {
 	if size, err := archive.Size(); err == nil && size/32 < 2*int64(asks) {
 		if names, err := archive.RegularNames(); err == nil {
-			slices.Sort(names)
+			sortNames(names)
 			return func(n string) bool {
 				_, found := slices.BinarySearch(names, n)
 				return found

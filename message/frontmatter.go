@@ -65,7 +65,7 @@ func Scan(text string, fn func(key, value string)) (body string, ok bool) {
 // parseLine reads one "key: value" line; blank, comment and malformed
 // lines are not pairs.
 func parseLine(line string) (key, value string, ok bool) {
-	s := strings.TrimLeft(line, " \t")
+	s := trimBlankLeft(line)
 	if s == "" || s[0] == '#' {
 		return "", "", false
 	}
@@ -77,15 +77,34 @@ func parseLine(line string) (key, value string, ok bool) {
 		return "", "", false
 	}
 	key = s[:i]
-	rest := strings.TrimLeft(s[i:], " \t")
+	rest := trimBlankLeft(s[i:])
 	if rest == "" || rest[0] != ':' {
 		return "", "", false
 	}
-	value = strings.TrimRight(strings.TrimLeft(rest[1:], " \t"), " \t")
+	value = trimBlankRight(trimBlankLeft(rest[1:]))
 	if strings.ContainsRune(value, '\r') {
 		return "", "", false // a CRLF file's lines: not st's
 	}
 	return key, unwrap(value), true
+}
+
+// trimBlankLeft and trimBlankRight trim spaces and tabs. They are
+// strings.TrimLeft and TrimRight with the cutset " \t" without building
+// the cutset's set on every call, which took a fifth of a listing's
+// frontmatter reading (inbox.BenchmarkReadHeading: about 370 → 260 ns
+// a message).
+func trimBlankLeft(s string) string {
+	for s != "" && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	return s
+}
+
+func trimBlankRight(s string) string {
+	for s != "" && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+		s = s[:len(s)-1]
+	}
+	return s
 }
 
 func isKeyByte(c byte) bool {

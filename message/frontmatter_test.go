@@ -293,3 +293,16 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// TestTrimBlank: the hand-written trims are strings.TrimLeft and
+// TrimRight with the cutset " \t".
+func TestTrimBlank(t *testing.T) {
+	for _, s := range []string{"", " ", "\t", " \t x \t ", "x", "  x", "x  ", "\u00a0x\u00a0", "\n x \n", " \t\t "} {
+		if got, want := trimBlankLeft(s), strings.TrimLeft(s, " \t"); got != want {
+			t.Errorf("trimBlankLeft(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := trimBlankRight(s), strings.TrimRight(s, " \t"); got != want {
+			t.Errorf("trimBlankRight(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package message
 
-import "strings"
+import (
+	"iter"
+	"strings"
+)
 
 // Message is what a sender puts in a message file. The recipient and the
 // send time are not in it: they are the path and the filename.
@@ -65,21 +68,30 @@ func SplitTags(s string) []string {
 // "]" removed, split on commas, items trimmed and unquoted once, empties
 // dropped. It never returns nil.
 func ReadTags(v string) []string {
-	v = strings.TrimPrefix(v, "[")
-	v = strings.TrimSuffix(v, "]")
 	tags := make([]string, 0, strings.Count(v, ",")+1)
-	for rest, more := v, true; more; {
-		var t string
-		t, rest, more = strings.Cut(rest, ",")
-		t = strings.TrimSpace(t)
-		if len(t) >= 2 && (t[0] == '"' && t[len(t)-1] == '"' || t[0] == '\'' && t[len(t)-1] == '\'') {
-			t = t[1 : len(t)-1]
-		}
-		if t != "" {
-			tags = append(tags, t)
-		}
+	for t := range Tags(v) {
+		tags = append(tags, t)
 	}
 	return tags
+}
+
+// Tags yields the tags ReadTags returns, one by one, without a slice.
+func Tags(v string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		v = strings.TrimPrefix(v, "[")
+		v = strings.TrimSuffix(v, "]")
+		for rest, more := v, true; more; {
+			var t string
+			t, rest, more = strings.Cut(rest, ",")
+			t = strings.TrimSpace(t)
+			if len(t) >= 2 && (t[0] == '"' && t[len(t)-1] == '"' || t[0] == '\'' && t[len(t)-1] == '\'') {
+				t = t[1 : len(t)-1]
+			}
+			if t != "" && !yield(t) {
+				return
+			}
+		}
+	}
 }
 
 // ValidPriority reports whether p is low, normal or high.

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strconv"
 
@@ -67,15 +68,14 @@ func (c *messageLsCmd) Run(a *app) error {
 		f.From = *c.From
 	}
 	if c.JSON {
-		items, err := inbox.Items(t, id, folder, f)
+		listing, err := inbox.ListJSON(t, id, folder, f)
 		if err != nil {
-			items = []inbox.Item{}
+			listing = inbox.ItemsJSON{} // a missing folder lists as empty
 		}
-		out, ok := inbox.AppendJSON(make([]byte, 0, 160*len(items)+2), items)
-		if !ok {
-			return a.printJSON(items)
+		if _, err := listing.WriteTo(a.stdout); err != nil {
+			return err
 		}
-		_, err = a.stdout.Write(append(out, '\n'))
+		_, err = io.WriteString(a.stdout, "\n")
 		return err
 	}
 	names, _ := inbox.Select(t, id, folder, f)
