@@ -2,6 +2,7 @@ package jsstr
 
 import (
 	"math"
+	"strconv"
 	"testing"
 )
 
@@ -34,4 +35,15 @@ func FuzzAppendNumber(f *testing.F) {
 			t.Fatalf("AppendNumber(%v) = %s, Marshal %s", v, got, want)
 		}
 	})
+}
+
+func BenchmarkAppendNumber(b *testing.B) {
+	buf := make([]byte, 0, 64)
+	for _, v := range []float64{1796158671881, 1796158671881.123} {
+		b.Run(strconv.FormatFloat(v, 'f', -1, 64), func(b *testing.B) {
+			for b.Loop() {
+				buf, _ = AppendNumber(buf[:0], v)
+			}
+		})
+	}
 }
