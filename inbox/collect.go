@@ -137,24 +137,21 @@ func (l *lister) entry(r *headReader, name string) (e entry, ok bool) {
 	return e, true
 }
 
-// item is e as Items gives it: with its projected frontmatter when meta
-// is set (an outside file is from "outside" and has no other field), and
-// no field but the name, ts and tags otherwise.
-func (e *entry) item(meta bool) Item {
+// item is e as Items gives it: with its projected frontmatter (an
+// outside file is from "outside" and has no other field).
+func (e *entry) item() Item {
 	it := Item{Filename: e.name, TS: e.ts, Tags: []string{}}
-	switch {
-	case !meta:
-	case e.outside:
+	if e.outside {
 		outside := "outside"
 		it.From = &outside
-	default:
-		it.From, it.Subject, it.InReplyTo = nonEmpty(e.from), nonEmpty(e.subject), nonEmpty(e.inReplyTo)
-		if e.tags != "" {
-			it.Tags = message.ReadTags(e.tags)
-		}
-		if message.ValidPriority(e.priority) {
-			it.Priority = nonEmpty(e.priority)
-		}
+		return it
+	}
+	it.From, it.Subject, it.InReplyTo = nonEmpty(e.from), nonEmpty(e.subject), nonEmpty(e.inReplyTo)
+	if e.tags != "" {
+		it.Tags = message.ReadTags(e.tags)
+	}
+	if message.ValidPriority(e.priority) {
+		it.Priority = nonEmpty(e.priority)
 	}
 	return it
 }

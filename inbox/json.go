@@ -71,7 +71,7 @@ func (l ItemsJSON) WriteTo(w io.Writer) (int64, error) {
 	return n, write([]byte(end))
 }
 
-// appendEntry appends e.item(true) as jsstr.Marshal writes it. Its ts
+// appendEntry appends e.item() as jsstr.Marshal writes it. Its ts
 // is finite, a file name's timestamp or an mtime, so it always has a
 // JSON form.
 func appendEntry(b []byte, e *entry) []byte {

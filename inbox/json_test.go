@@ -19,7 +19,7 @@ func FuzzItemsJSON(f *testing.F) {
 			t.Skip("a listed ts is a timestamp or an mtime, always finite")
 		}
 		e := entry{name: name, ts: ts, outside: outside, heading: heading{from, subject, reply, tags, prio}}
-		want, err := jsstr.Marshal(e.item(true))
+		want, err := jsstr.Marshal(e.item())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,7 +31,7 @@ func FuzzItemsJSON(f *testing.F) {
 			// One entry a run, then all in one run.
 			l, one := ItemsJSON{runs: make([][]byte, n+1)}, ItemsJSON{runs: make([][]byte, 2)}
 			for i := range n {
-				items[i] = e.item(true)
+				items[i] = e.item()
 				l.add(i+1, &e)
 				one.add(1, &e)
 			}

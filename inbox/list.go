@@ -95,7 +95,7 @@ func Items(t *fsutil.Tree, id, folder string, f Filter) ([]Item, error) {
 	var items []Item
 	err := eachEntry(t, id, folder, f, true,
 		func(n int) { items = make([]Item, n) },
-		func(i int, e *entry) { items[i] = e.item(true) })
+		func(i int, e *entry) { items[i] = e.item() })
 	return slices.DeleteFunc(items, func(it Item) bool { return it.Filename == "" }), err
 }
 

@@ -185,7 +185,7 @@ func FuzzHead(f *testing.F) {
 			wantTags = message.ReadTags(v)
 		}
 		e := entry{heading: readHeading(text)}
-		it := e.item(true)
+		it := e.item()
 		deref := func(s *string) string {
 			if s == nil {
 				return "<nil>"
