@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -141,22 +142,41 @@ func TestMCPBigMaxMessageSizeReachesTheTool(t *testing.T) {
 	cmd := exec.Command(stPath, "mcp")
 	cmd.Env = mcpEnv(root, "ST_AGENT=alice", "ST_MAX_MESSAGE_BYTES="+strconv.Itoa(limit))
 	body := strings.Repeat("x", 17<<20)
-	cmd.Stdin = strings.NewReader(mcpInitLine + "\n" + mcpInitdLine + "\n" +
+	requests := mcpInitLine + "\n" + mcpInitdLine + "\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"st_msg_send","arguments":{"to":"bob","body":"` + body + `"}}}` + "\n" +
-		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}` + "\n")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
-		t.Fatalf("exit %v, stderr %q; want 0 and nothing", err, stderr.String())
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}` + "\n"
+	// Stdin stays open until both answers are out: at the end of stdin
+	// the server waits for pending answers only DrainTimeout long (tested
+	// in ./mcp), and a 17 MiB call under the race detector on a loaded
+	// machine can take longer.
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
+	go io.WriteString(stdin, requests)
+	killer := time.AfterFunc(5*time.Minute, func() { cmd.Process.Kill() })
+	defer killer.Stop()
 	var sendReply, listReply string
-	for _, l := range strings.Split(stdout.String(), "\n") {
+	lines := bufio.NewReader(stdout)
+	for sendReply == "" || listReply == "" {
+		l, err := lines.ReadString('\n')
 		switch {
 		case strings.HasPrefix(l, `{"jsonrpc":"2.0","id":2,`):
 			sendReply = l
 		case strings.HasPrefix(l, `{"jsonrpc":"2.0","id":3,`):
 			listReply = l
 		}
+		if err != nil {
+			break
+		}
+	}
+	stdin.Close()
+	io.Copy(io.Discard, lines)
+	if err := cmd.Wait(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("exit %v, stderr %q; want 0 and nothing", err, stderr.String())
 	}
 	if !strings.Contains(sendReply, `"isError":true`) || !strings.Contains(sendReply, "MESSAGE_TOO_LARGE") || !strings.Contains(sendReply, "maximum of "+strconv.Itoa(limit)+" bytes") {
 		t.Errorf("send over the maximum: %.300s", sendReply)
