@@ -28,9 +28,10 @@ func chunks(n int) int { return (n + chunkNames - 1) / chunkNames }
 
 // eachEntry lists the deliverable names in <id>/<folder> (List), calls
 // start with how many there are, then calls fn with the index and entry
-// of each name that passes f (entry.project). fn runs in up to
-// maxReaders goroutines: the names of chunk i/chunkNames all go to one of
-// them, in order, one after the other. A missing folder gives an
+// of each name that passes f (lister.entry). meta reads the head of every
+// canonical name; without it only a From filter reads them. fn runs in
+// up to maxReaders goroutines: the names of chunk i/chunkNames all go to
+// one of them, in order, one after the other. A missing folder gives an
 // fs.ErrNotExist error.
 func eachEntry(t *fsutil.Tree, id, folder string, f Filter, meta bool, start func(n int), fn func(i int, e *entry)) error {
 	names, err := List(t, id, folder)
@@ -52,8 +53,12 @@ func eachEntry(t *fsutil.Tree, id, folder string, f Filter, meta bool, start fun
 	for range min(maxReaders, chunks(len(names))) {
 		wg.Go(func() {
 			r := newHeadReader(headFirst, HeadMax)
-			for c := int(next.Add(1) - 1); c*chunkNames < len(names); c = int(next.Add(1) - 1) {
-				for i := c * chunkNames; i < min(len(names), (c+1)*chunkNames); i++ {
+			for {
+				first := int(next.Add(1)-1) * chunkNames
+				if first >= len(names) {
+					return
+				}
+				for i := first; i < min(len(names), first+chunkNames); i++ {
 					if e, ok := l.entry(r, names[i]); ok {
 						fn(i, &e)
 					}
