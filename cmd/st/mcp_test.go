@@ -240,12 +240,20 @@ func mcpMkAgent(t *testing.T, root, id string) {
 	}
 }
 
+// mcpWriteFile puts a file in place whole, as st and a sync deliver one
+// (a dot-file renamed over the name): a running server that sees the name
+// never reads it half-written. A plain os.WriteFile let the channel read
+// a message the test was still writing as empty, under load.
 func mcpWriteFile(t *testing.T, path, data string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte(data), 0o666); err != nil {
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
+	if err := os.WriteFile(tmp, []byte(data), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
 }
