@@ -48,26 +48,39 @@ func eachEntry(t *fsutil.Tree, id, folder string, f Filter, meta bool, start fun
 			defer l.folder.Close()
 		}
 	}
+	inChunks(len(names), func() func(i int) {
+		r := newHeadReader(headFirst, HeadMax)
+		return func(i int) {
+			if e, ok := l.entry(r, names[i]); ok {
+				fn(i, &e)
+			}
+		}
+	})
+	return nil
+}
+
+// inChunks calls a work function for every index in [0, n), from up to
+// maxReaders goroutines that each take chunks of chunkNames consecutive
+// indexes, in order. newWork gives each goroutine its function (and with
+// it the buffers it keeps).
+func inChunks(n int, newWork func() func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(maxReaders, chunks(len(names))) {
+	for range min(maxReaders, chunks(n)) {
 		wg.Go(func() {
-			r := newHeadReader(headFirst, HeadMax)
+			work := newWork()
 			for {
 				first := int(next.Add(1)-1) * chunkNames
-				if first >= len(names) {
+				if first >= n {
 					return
 				}
-				for i := first; i < min(len(names), first+chunkNames); i++ {
-					if e, ok := l.entry(r, names[i]); ok {
-						fn(i, &e)
-					}
+				for i := first; i < min(n, first+chunkNames); i++ {
+					work(i)
 				}
 			}
 		})
 	}
 	wg.Wait()
-	return nil
 }
 
 // lister holds what the readers of one listing share.

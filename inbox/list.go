@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/message"
@@ -136,24 +135,19 @@ func readCanonicalWith(t *fsutil.Tree, dir string, names []string, newReader fun
 		return
 	}
 	defer folder.Close()
-	workers := min(4, 1+len(names)/256)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			r := newReader()
-			for i := w; i < len(names); i += workers {
-				if !message.IsCanonical(names[i]) {
-					continue
-				}
-				var text string
-				if data, err := r.read(folder, names[i]); err == nil {
-					text = Text(data)
-				}
-				fn(i, text)
+	inChunks(len(names), func() func(i int) {
+		r := newReader()
+		return func(i int) {
+			if !message.IsCanonical(names[i]) {
+				return
 			}
-		})
-	}
-	wg.Wait()
+			var text string
+			if data, err := r.read(folder, names[i]); err == nil {
+				text = Text(data)
+			}
+			fn(i, text)
+		}
+	})
 }
 
 func nonEmpty(s string) *string {
