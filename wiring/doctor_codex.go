@@ -17,10 +17,18 @@ type codexCheck struct {
 	states     map[string]HookState
 	wired      map[string][]string // Codex event → files wiring st's hook for it
 	needsTrust bool
+	skipped    map[string]bool // skipKey of each st hook Codex will not run
 }
 
+// skipKey names one hook for skipped.
+func skipKey(event, command string) string { return event + "\x00" + command }
+
+// skips reports whether Codex will not run the hook (untrusted, changed
+// or disabled), so a fired run of it must not read as a PASS.
+func (c *codexCheck) skips(event, command string) bool { return c.skipped[skipKey(event, command)] }
+
 func newCodexCheck(codexHome string) *codexCheck {
-	c := &codexCheck{states: map[string]HookState{}, wired: map[string][]string{}}
+	c := &codexCheck{states: map[string]HookState{}, wired: map[string][]string{}, skipped: map[string]bool{}}
 	if codexHome != "" {
 		if cfg, err := ReadCodexConfig(filepath.Join(codexHome, "config.toml")); err == nil {
 			c.states = cfg.States
@@ -31,6 +39,9 @@ func newCodexCheck(codexHome string) *codexCheck {
 
 // verdict reports one hook's trust, failing the ones Codex skips.
 func (c *codexCheck) verdict(t CodexHookTrust, fail func(string, ...any), w io.Writer) {
+	if t.Status != TrustTrusted {
+		c.skipped[skipKey(t.Event, t.Command)] = true
+	}
 	switch t.Status {
 	case TrustTrusted:
 		fmt.Fprintf(w, "  ok    %s: trusted by Codex\n", t.Event)
