@@ -22,7 +22,7 @@ const followPoll = time.Second
 
 type eventsShowCmd struct {
 	Session *string `placeholder:"ID" missing:"--session requires a value" help:"only this session (default: every session)"`
-	Since   *string `placeholder:"DURATION" missing:"--since requires a duration" help:"only events newer than this, e.g. 30m, 2h, 1.5h, 7d (default: all)"`
+	Since   *string `placeholder:"WHEN" missing:"--since requires a duration or a time" help:"only events at or after then: a duration ago (30m, 7d), a time (2026-12-02T10:00:00Z) or unix milliseconds (default: all)"`
 	JSON    bool    `name:"json" help:"print the stored JSON lines unchanged"`
 	Follow  bool    `help:"keep printing events as they are written"`
 	Agent   string  `arg:"" optional:"" form:"[<identity>]" predict:"@agent" agent:"" help:"whose events (default: $ST_AGENT)"`
@@ -34,11 +34,11 @@ func (c *eventsShowCmd) Run(a *app) error {
 		f.Session = *c.Session
 	}
 	if c.Since != nil {
-		d, err := duration.Parse(*c.Since)
+		ms, err := duration.SinceMS(*c.Since, a.now())
 		if err != nil {
 			return err
 		}
-		f.Since = a.now().Add(-d)
+		f.Since = time.UnixMilli(ms)
 	}
 	id, err := a.resolve(c.Agent, layout.Strict)
 	if err != nil {

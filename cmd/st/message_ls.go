@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"strconv"
 
 	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/duration"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
@@ -17,7 +19,7 @@ type messageLsCmd struct {
 	Archive bool    `help:"list archive/ instead of inbox/"`
 	Count   bool    `help:"print only the number of matches"`
 	JSON    bool    `name:"json" help:"print a JSON array with each message's header fields"`
-	Since   *string `placeholder:"UNIX_MS" digits:"--since must be a unix-ms integer" missing:"--since must be a unix-ms integer" help:"only messages sent at or after this time, in unix milliseconds"`
+	Since   *string `placeholder:"WHEN" missing:"--since requires a duration or a time" help:"only messages sent at or after then: a duration ago (30m, 7d), a time (2026-12-02T10:00:00Z) or unix milliseconds"`
 	From    *string `placeholder:"ID" predict:"@agent" help:"only messages from this sender (outside: files not written by st)"`
 	Orphans bool    `help:"list attachments whose message is not in the folder"`
 	Unacked bool    `help:"list the messages, inbox and archive, that ask for an acknowledgement not given yet (st message ack)"`
@@ -31,6 +33,18 @@ func (c *messageLsCmd) Run(a *app) error {
 	if c.Orphans && c.From != nil {
 		return sterr.Msg("--orphans and --from are mutually exclusive (orphans have no frontmatter)")
 	}
+	var since *float64
+	if c.Since != nil {
+		ms, err := duration.SinceMS(*c.Since, a.now())
+		if err != nil {
+			return err
+		}
+		v := float64(ms)
+		if ms == math.MaxInt64 {
+			v = math.Inf(1) // digits past int64, as upstream's Number() reads them
+		}
+		since = &v
+	}
 	id, t, err := a.openAgent(c.Agent, layout.Lenient)
 	if err != nil {
 		return err
@@ -39,11 +53,6 @@ func (c *messageLsCmd) Run(a *app) error {
 	folder := inbox.Inbox
 	if c.Archive {
 		folder = inbox.Archive
-	}
-	var since *float64
-	if c.Since != nil {
-		v, _ := strconv.ParseFloat(*c.Since, 64) // digits only; huge → +Inf like Number()
-		since = &v
 	}
 	if c.Orphans {
 		return c.printOrphans(a, t, id, folder, since)
@@ -137,6 +146,6 @@ func (messageLsCmd) examples() []example {
 	return []example{
 		{"list your inbox", "st message ls"},
 		{"count bob's unread messages from alice", "st message ls bob --from alice --count"},
-		{"your archive since a time, as JSON", "st message ls --archive --since 1795966371663 --json"},
+		{"what you archived in the last week, as JSON", "st message ls --archive --since 7d --json"},
 	}
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
-	"time"
 
 	"github.com/smalltalk-go/st/internal/duration"
 
@@ -18,7 +16,7 @@ type messageSearchCmd struct {
 	All     bool    `help:"search every agent's messages"`
 	Archive bool    `help:"search archive/ as well as inbox/"`
 	From    *string `placeholder:"ID" predict:"@agent" missing:"--from requires a value" help:"only messages from this sender"`
-	Since   *string `placeholder:"WHEN" missing:"--since requires a value" help:"only messages sent since then: unix milliseconds, or a duration ago like 2h or 30m"`
+	Since   *string `placeholder:"WHEN" missing:"--since requires a duration or a time" help:"only messages sent at or after then: a duration ago (30m, 7d), a time (2026-12-02T10:00:00Z) or unix milliseconds"`
 	JSON    bool    `name:"json" help:"print a JSON array of hits"`
 	Query   *string `arg:"" optional:"" form:"<query>" help:"the text to find, case-insensitive, in subjects and bodies"`
 }
@@ -52,7 +50,7 @@ func (c *messageSearchCmd) Run(a *app) error {
 		q.From = *c.From
 	}
 	if c.Since != nil {
-		since, err := parseSince(*c.Since, a.now())
+		since, err := duration.SinceMS(*c.Since, a.now())
 		if err != nil {
 			return err
 		}
@@ -102,15 +100,4 @@ func (c *messageSearchCmd) Run(a *app) error {
 	}
 	fmt.Fprintf(a.stderr, "# %d %s\n", len(hits), pluralWord(len(hits), "match", "matches"))
 	return a.printLines(lines)
-}
-
-// parseSince reads --since: unix milliseconds, or a duration before now.
-func parseSince(v string, now time.Time) (int64, error) {
-	if ms, err := strconv.ParseInt(v, 10, 64); err == nil && ms >= 0 {
-		return ms, nil
-	}
-	if d, err := duration.Parse(v); err == nil && d > 0 {
-		return now.Add(-d).UnixMilli(), nil
-	}
-	return 0, sterr.New(sterr.InvalidSince, fmt.Sprintf("invalid --since %q: unix milliseconds, or a duration (90s, 30m, 1.5h, 7d, 2w, or 1h30m)", v), map[string]any{"value": v})
 }

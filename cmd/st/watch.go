@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/smalltalk-go/st/internal/duration"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/watch"
@@ -26,7 +27,7 @@ type watchCmd struct {
 	All         bool    `help:"watch every agent's inbox except your own"`
 	From        string  `placeholder:"ID" predict:"@agent" agent:"" help:"with --all, the agent whose inbox is left out (default: $ST_AGENT)"`
 	WithSubject bool    `name:"with-subject" help:"print the subject after the filename, separated by a tab"`
-	Since       *string `placeholder:"UNIX_MS" missing:"--since must be a unix-ms integer" digits:"--since must be a unix-ms integer" help:"first print the messages sent since this time, in unix milliseconds (default: every message already there)"`
+	Since       *string `placeholder:"WHEN" missing:"--since requires a duration or a time" help:"first print the messages sent at or after then: a duration ago (30m, 7d), a time (2026-12-02T10:00:00Z) or unix milliseconds (default: every message already there)"`
 	SinceNow    bool    `name:"since-now" help:"print only messages that arrive from now on"`
 	Interval    *string `placeholder:"MS" missing:"--interval must be a non-negative integer (ms)" digits:"--interval must be a non-negative integer (ms)" help:"how often to look for files that arrived without a filesystem event, in ms (default 500)"`
 	Once        bool    `help:"print what is already there and exit"`
@@ -42,6 +43,14 @@ func (c *watchCmd) Run(a *app) error {
 	}
 	if c.Agent != "" && c.All {
 		return sterr.New(sterr.WatchFlagConflict, "--all and <identity> are mutually exclusive", nil)
+	}
+	var since int64
+	if c.Since != nil {
+		ms, err := duration.SinceMS(*c.Since, a.now())
+		if err != nil {
+			return err
+		}
+		since = ms
 	}
 	setup := watch.Setup{WithSubject: c.WithSubject}
 	switch {
@@ -70,7 +79,7 @@ func (c *watchCmd) Run(a *app) error {
 	}
 	switch {
 	case c.Since != nil:
-		setup.Cutoff = parseDigits(*c.Since)
+		setup.Cutoff = since
 	case c.SinceNow:
 		setup.Cutoff = a.now().UnixMilli()
 	}

@@ -1,10 +1,12 @@
 // Package duration reads the durations st's flags take (--older-than,
-// --since, --ttl): one grammar and one error for all of them.
+// --since, --ttl): one grammar and one error for all of them, and the
+// one grammar of --since (a duration ago or a point in time).
 package duration
 
 import (
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/smalltalk-go/st/internal/sterr"
@@ -78,5 +80,29 @@ func unitNanos(u string) (float64, bool) {
 func invalid(s string) error {
 	return sterr.New(sterr.InvalidDuration,
 		"invalid duration: "+s+" (a number and a unit: 90s, 30m, 1.5h, 7d, 2w, or 1h30m)",
+		map[string]any{"value": s})
+}
+
+// SinceMS reads the value of a --since flag, the same on every verb: a
+// duration before now (30m, 7d, as Parse reads it), a time in RFC 3339
+// (2026-12-02T10:00:00Z), or unix milliseconds (digits only; too big for
+// int64 reads as its maximum, a time nothing is sent at). It returns the
+// time in unix milliseconds.
+func SinceMS(s string, now time.Time) (int64, error) {
+	if s != "" && strings.Trim(s, "0123456789") == "" {
+		ms, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return math.MaxInt64, nil
+		}
+		return ms, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UnixMilli(), nil
+	}
+	if d, err := Parse(s); err == nil {
+		return now.Add(-d).UnixMilli(), nil
+	}
+	return 0, sterr.New(sterr.InvalidSince,
+		"invalid --since: "+s+" (a duration ago like 30m, 1.5h or 7d, a time like 2026-12-02T10:00:00Z, or unix milliseconds)",
 		map[string]any{"value": s})
 }

@@ -61,3 +61,30 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestSinceMS(t *testing.T) {
+	now := time.UnixMilli(1700007200000)
+	for _, c := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"1h", 1700003600000, true},
+		{"1h30m", 1700001800000, true},
+		{"2023-11-14T23:13:20Z", 1700003600000, true},
+		{"2023-11-15T00:13:20+01:00", 1700003600000, true},
+		{"1700003600000", 1700003600000, true},
+		{"0", 0, true},
+		{"99999999999999999999", math.MaxInt64, true},
+		{"", 0, false},
+		{"yesterday", 0, false},
+		{"-1h", 0, false},
+		{"17e11", 0, false},
+		{"2023-11-14", 0, false},
+	} {
+		got, err := SinceMS(c.in, now)
+		if (err == nil) != c.ok || c.ok && got != c.want {
+			t.Errorf("SinceMS(%q) = %d, %v; want %d, ok %v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
