@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/smalltalk-go/st/agents"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/status"
 )
 
 // agentsCmd lists the agents of the store (alias members, ★9). It never
@@ -19,6 +21,10 @@ type agentsCmd struct {
 func (c *agentsCmd) Run(a *app) error {
 	if c.Enrich && !c.JSON {
 		return sterr.Msg("--enrich requires --json")
+	}
+	// A misspelt state would list nobody and look like an empty fleet.
+	if c.Status != "" && !slices.Contains(status.Readable, c.Status) {
+		return sterr.Msg("--status must be one of %s, got: %s", strings.Join(status.Readable, "|"), c.Status)
 	}
 	t := a.tree()
 	defer t.Close()

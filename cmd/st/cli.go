@@ -20,7 +20,6 @@ package main
 //	predict:"…"  the closed set of values offered by completions
 //	loose:""     (on a command) unknown flags and extra arguments are
 //	             ignored instead of refused
-//	nohelp:""    (on a command) -h and --help are ordinary arguments
 //	extra:"…"    (on a command) the error for one positional too many
 //	             (%s is the argument), instead of "unexpected arg: %s"
 type cli struct {

@@ -11,11 +11,12 @@ import (
 // completionsCmd prints a completion script. The shells are sub-verbs,
 // so the group rules give upstream's errors and the shells themselves
 // are completed like any other verb. Upstream reads only the first
-// argument, so after the shell everything is ignored, -h included.
+// argument, so after the shell everything is ignored except -h and
+// --help, which print the help rather than a script nobody asked for.
 type completionsCmd struct {
-	Fish completionsFishCmd `cmd:"" help:"print the fish completion script" loose:"" nohelp:""`
-	Bash completionsBashCmd `cmd:"" help:"print the bash completion script" loose:"" nohelp:""`
-	Zsh  completionsZshCmd  `cmd:"" help:"print the zsh completion script" loose:"" nohelp:""`
+	Fish completionsFishCmd `cmd:"" help:"print the fish completion script" loose:""`
+	Bash completionsBashCmd `cmd:"" help:"print the bash completion script" loose:""`
+	Zsh  completionsZshCmd  `cmd:"" help:"print the zsh completion script" loose:""`
 	// Words is what the scripts run to list names from the store.
 	Words completionsWordsCmd `cmd:"" hidden:"" reads:"ST_ROOT ST_AGENT" help:"print the agent names or message filenames a completion offers"`
 }

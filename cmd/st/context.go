@@ -31,6 +31,7 @@ func (contextReadCmd) examples() []example {
 	return []example{
 		{"what you were doing", "st context read"},
 		{"bob's now.md and every decision", "st context read bob --full"},
+		{"the same as one JSON object (identity, file, text, absent)", "st context read bob --full --json"},
 	}
 }
 

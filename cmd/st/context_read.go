@@ -10,6 +10,7 @@ import (
 type contextReadCmd struct {
 	Decisions bool   `help:"print the decisions log instead of now.md"`
 	Full      bool   `help:"print now.md, then the decisions log"`
+	JSON      bool   `name:"json" help:"print one JSON object: identity, file (now, decisions or full), text and absent"`
 	Agent     string `arg:"" optional:"" form:"[<identity>]" predict:"@agent" agent:"" help:"whose context (default: $ST_AGENT)"`
 }
 
@@ -20,16 +21,30 @@ func (c *contextReadCmd) Run(a *app) error {
 	}
 	defer t.Close()
 	var text string
-	switch c.part(a.args) {
+	var ok bool
+	part := c.part(a.args)
+	switch part {
 	case "decisions":
-		text, _ = agentctx.Decisions(t, id)
+		text, ok = agentctx.Decisions(t, id)
 	case "full":
-		text, _ = agentctx.Full(t, id)
+		text, ok = agentctx.Full(t, id)
 	default:
-		text, _ = agentctx.ReadNow(t, id)
+		text, ok = agentctx.ReadNow(t, id)
+	}
+	if c.JSON {
+		return a.printJSON(contextJSON{id, part, text, !ok})
 	}
 	_, err = io.WriteString(a.stdout, text)
 	return err
+}
+
+// contextJSON is what `context read --json` prints: the shape of the MCP
+// tool st_context_read's result, so a script and a model read the same.
+type contextJSON struct {
+	Identity string `json:"identity"`
+	File     string `json:"file"`
+	Text     string `json:"text"`
+	Absent   bool   `json:"absent"` // nothing saved yet, unlike an empty file
 }
 
 // part is the last of --decisions and --full on the command line.

@@ -79,7 +79,13 @@ func (a *app) unknownVerb(verb string, rest []string) error {
 	if code, ok := a.runPlugin(verb, rest); ok {
 		return exitCode(code)
 	}
-	return &usageError{fmt.Sprintf("%s: unknown subcommand: %s\n\n%s", a.name, verb, a.topUsage()), exitUsage}
+	hint := ""
+	if root, err := fullModel(a); err == nil {
+		if near := closestVerb(verb, root); near != "" {
+			hint = fmt.Sprintf(". Did you mean `%s %s`?", a.name, near)
+		}
+	}
+	return &usageError{fmt.Sprintf("%s: unknown subcommand: %s%s\n\n%s", a.name, verb, hint, a.topUsage()), exitUsage}
 }
 
 // walk descends from node through sub-verbs to a leaf command and runs it.
@@ -102,7 +108,7 @@ func (a *app) walk(parser *kong.Kong, node *kong.Node, path, args []string) erro
 		if node.DefaultCmd != nil {
 			return a.walk(parser, node.DefaultCmd, append(path, node.DefaultCmd.Name), args)
 		}
-		return &usageError{g.unknown(a, args[0]) + a.helpText(node), g.unknownCode}
+		return &usageError{withHint(g.unknown(a, args[0]), closestVerb(args[0], node), a.name+" "+commandPath(node)) + a.helpText(node), g.unknownCode}
 	}
 	return a.walk(parser, next, append(path, next.Name), args[1:])
 }
@@ -223,7 +229,19 @@ func (a *app) helpFor(path []string) error {
 	}
 	n := helpTarget(root, path)
 	if n == nil {
-		return &usageError{fmt.Sprintf("%s: no such verb: %s\n\n%s", a.name, strings.Join(path, " "), topHelp(a.name, root)), exitUsage}
+		hint := ""
+		known := root
+		for _, w := range path {
+			c := child(known, w)
+			if c == nil {
+				if near := closestVerb(w, known); near != "" {
+					hint = fmt.Sprintf(". Did you mean `%s help %s`?", a.name, strings.TrimSpace(commandPath(known)+" "+near))
+				}
+				break
+			}
+			known = c
+		}
+		return &usageError{fmt.Sprintf("%s: no such verb: %s%s\n\n%s", a.name, strings.Join(path, " "), hint, topHelp(a.name, root)), exitUsage}
 	}
 	return a.printHelp(n)
 }

@@ -153,7 +153,7 @@ func parseTags(tag reflect.StructTag) reflect.StructTag {
 		s = s[i+1:]
 		switch key {
 		case "cmd", "arg", "optional", "name", "short", "aliases", "default", "hidden", "sep",
-			"missing", "digits", "loose", "nohelp", "extra":
+			"missing", "digits", "loose", "extra":
 			if len(out) > 0 {
 				out = append(out, ' ')
 			}

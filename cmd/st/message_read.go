@@ -27,11 +27,18 @@ func splitPositionals(args []string) (agent, filename string, err error) {
 	case 1:
 		if strings.HasSuffix(args[0], ".md") {
 			filename = args[0]
+		} else if stemOnly(args[0]) {
+			return "", "", sterr.Msg("<filename> required (a message's filename ends in .md: did you mean %s.md?)", args[0])
 		} else {
 			agent = args[0]
 		}
 	case 2:
 		agent, filename = args[0], args[1]
+		if stemOnly(filename) {
+			return "", "", sterr.New(sterr.InvalidFilename,
+				fmt.Sprintf("invalid filename: %s (a message's filename ends in .md: did you mean %s.md?)", filename, filename),
+				map[string]any{"value": filename})
+		}
 	default:
 		return "", "", sterr.Msg("too many arguments")
 	}
@@ -39,6 +46,12 @@ func splitPositionals(args []string) (agent, filename string, err error) {
 		return "", "", sterr.Msg("<filename> required")
 	}
 	return agent, filename, nil
+}
+
+// stemOnly reports whether arg is a message's filename without its .md
+// (1795966371663-k3x9qa), which a newcomer copies from a listing.
+func stemOnly(arg string) bool {
+	return !strings.HasSuffix(arg, ".md") && message.IsCanonical(arg+".md")
 }
 
 func (c *messageReadCmd) Run(a *app) error {

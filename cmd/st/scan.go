@@ -25,7 +25,6 @@ import (
 //     unexpected arg (or the command's extra:"…" text, %s = the arg).
 func scan(node *kong.Node, args []string) (canonical []string, help bool, err error) {
 	loose := node.Tag != nil && node.Tag.Has("loose")
-	nohelp := node.Tag != nil && node.Tag.Has("nohelp")
 	var positionals []string
 	maxPos, unlimited := positionalLimit(node)
 	rest := false // after "--" every argument is a positional
@@ -35,7 +34,7 @@ func scan(node *kong.Node, args []string) (canonical []string, help bool, err er
 			rest = true
 			continue
 		}
-		if !rest && (arg == "-h" || arg == "--help") && !nohelp {
+		if !rest && (arg == "-h" || arg == "--help") {
 			return nil, true, nil
 		}
 		if rest || arg == "-" || !strings.HasPrefix(arg, "-") {
