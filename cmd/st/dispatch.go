@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"runtime/debug"
 	"slices"
@@ -222,6 +223,10 @@ func (a *app) topUsage() string {
 func (a *app) helpFor(path []string) error {
 	if len(path) == 0 {
 		return a.printTopHelp()
+	}
+	if len(path) == 1 && path[0] == "env" {
+		_, err := io.WriteString(a.stdout, envHelp(a.name))
+		return err
 	}
 	root, err := fullModel(a)
 	if err != nil {

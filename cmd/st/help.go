@@ -324,54 +324,6 @@ func envVars(n *kong.Node) []string {
 	return strings.Fields(n.Tag.Get("reads"))
 }
 
-// envMeaning says what an environment variable does (st-compat.md §2.2).
-// A switch rather than a map: nothing to build at start-up.
-func envMeaning(v string) string {
-	switch v {
-	case "ST_ROOT":
-		return "the store root (default ~/.local/state/smalltalk)"
-	case "ST_AGENT":
-		return "your agent name, when the command does not name one"
-	case "ST_CONFIG":
-		return "the config folder holding peers.yaml and config.yaml (default ~/.config/smalltalk)"
-	case "ST_STDIN_TIMEOUT_MS":
-		return "how long to wait for a piped body to end, in ms (default 10000)"
-	case "ST_MAX_MESSAGE_BYTES":
-		return "the biggest message accepted, in bytes (default 4194304)"
-	case "ST_HOST":
-		return "this machine's name in the fleet (default the host name)"
-	case "ST_SYNC_STALE_S":
-		return "a host not synced for this many seconds is flagged STALE (default 900)"
-	case "RSYNC_RSH":
-		return "the ssh command rsync runs, e.g. \"ssh -p 2222\" (rsync's own)"
-	case "ST_CHANNEL_DEBUG":
-		return "1 prints channel debug lines on stderr"
-	case "ST_HOOK_TIMEOUT_MS":
-		return "a hook's deadline in ms; past it the hook gives up quietly"
-	case "ST_REHYDRATE_STALE_S":
-		return "now.md older than this many seconds is not injected (default 86400)"
-	case "ST_PRECOMPACT_TIMEOUT_S":
-		return "deadline of the pre-compact write, seconds (default 5)"
-	case "ST_PRECOMPACT_FRESH_S":
-		return "a now.md younger than this many seconds counts as flushed (default 300)"
-	case "ST_OPERATOR":
-		return "the agent that receives failure messages"
-	case "ST_STOPFAILURE_WINDOW_S":
-		return "failures within this many seconds make one message (default 600)"
-	case "ST_HOOK_CONTEXT_BUDGET":
-		return "the context size the fill reminders measure against"
-	case "CLAUDE_CODE_SESSION_ID":
-		return "the Claude Code session, when the payload does not say"
-	case "XDG_STATE_HOME":
-		return "where per-session cursors live (default ~/.local/state)"
-	case "HOME":
-		return "the base of the default root and config folders"
-	case "PATH":
-		return "where rsync, plugins and browsers are found"
-	}
-	return ""
-}
-
 // nodeExamples are n's own examples; a group without any shows its
 // verbs' first examples.
 func nodeExamples(n *kong.Node) []example {
@@ -491,6 +443,12 @@ func topHelp(name string, root *kong.Node) string {
 	if len(aliases) > 0 {
 		b.WriteString("\nAliases: " + strings.Join(aliases, ", ") + "\n")
 	}
+	b.WriteString("\nEnvironment:\n")
+	writeTable(&b, [][2]string{
+		{"ST_AGENT", "your agent name (required by most verbs and by the hooks)"},
+		{"ST_ROOT", "the store (default ~/.local/state/smalltalk)"},
+	})
+	fmt.Fprintf(&b, "  `%s help env` lists every variable and config.yaml key.\n", name)
 	fmt.Fprintf(&b, "\nRun `%s help <verb>` or `%s <verb> --help` for a verb's flags, environment\nand examples, e.g. `%s message send --help`. Other verbs run `%s-<verb>` from $PATH.\n", name, name, name, name)
 	return b.String()
 }
