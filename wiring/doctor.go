@@ -59,6 +59,7 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		opt.Timeout = 10 * time.Second
 	}
 	var ours []Handler
+	var claudeEvents []string // events st is wired for in Claude Code's files
 	codex := newCodexCheck(opt.CodexHome)
 	var resv reserveCheck
 	for _, path := range opt.Files {
@@ -81,6 +82,9 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 			if _, ok := OursEvent(h.Command, opt.StBin); ok {
 				fmt.Fprintf(w, "  st    %s: %s\n", h.Event, h.Command)
 				ours = append(ours, h)
+				if !isCodex {
+					claudeEvents = append(claudeEvents, h.Event)
+				}
 			}
 			if problem := checkProgram(h.Command, opt.LookPath); problem != "" {
 				fail("%s: %s: %s", h.Event, h.Command, problem)
@@ -124,6 +128,9 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 	}
 	resv.codexSkips = codex.skips
 	resv.report(opt, fail, w)
+	if len(claudeEvents) > 0 && len(MissingFromAll(claudeEvents)) > 0 {
+		fmt.Fprintf(w, "# %s (missing: %s)\n", PartialNote, strings.Join(MissingFromAll(claudeEvents), ", "))
+	}
 	return failed
 }
 

@@ -1,6 +1,10 @@
 package wiring
 
-import "github.com/smalltalk-go/st/hooks"
+import (
+	"slices"
+
+	"github.com/smalltalk-go/st/hooks"
+)
 
 // The hooks beyond session boundaries (issue 6), as the installer wires
 // them.
@@ -21,6 +25,24 @@ var ClaudeAllEntries = []Entry{
 	{Event: "Notification", Hook: hooks.Notification, Timeout: 10},
 	{Event: "Stop", Hook: hooks.Stop, Timeout: 5},
 	{Event: "SessionEnd", Hook: hooks.SessionEnd, Timeout: 5},
+}
+
+// PartialNote is what install and doctor say when Claude Code has only
+// the session-boundary hooks: what the plain install leaves out.
+const PartialNote = "only the session-boundary hooks are wired for Claude Code: the dashboard's " +
+	"waiting-on-a-human, thrashing, activity and context bar, the event log (st events), " +
+	"deny rules and reservations need the others: run `st hooks install --all`"
+
+// MissingFromAll lists the Claude Code events of ClaudeAllEntries that
+// are not among wired.
+func MissingFromAll(wired []string) []string {
+	var out []string
+	for _, e := range ClaudeAllEntries {
+		if !slices.Contains(wired, e.Event) {
+			out = append(out, e.Event)
+		}
+	}
+	return out
 }
 
 // PreToolUseMatcher is the tools pre-tool-use looks at: Read for the

@@ -103,6 +103,9 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 	if codex {
 		a.codexNotes(path, before, s.Doc, install)
 	}
+	if install && family == hooks.ClaudeCode && !c.All {
+		fmt.Fprintln(a.stdout, "Note: "+wiring.PartialNote+".")
+	}
 	return nil
 }
 
