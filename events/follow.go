@@ -85,7 +85,7 @@ func (fl *Follower) pollFile(out []Record, name string) []Record {
 // every poll.
 func Follow(ctx context.Context, t *fsutil.Tree, agent string, f Filter, poll time.Duration, emit func([]Record) error) error {
 	w := watch.New(poll)
-	defer w.Close()
+	defer func() { _ = w.Close() }() // the follow is over; nothing to report
 	agentDir := filepath.Join(t.Base(), agent)
 	eventsDir := filepath.Join(t.Base(), filepath.FromSlash(Dir(agent)))
 	fl := NewFollower(t, agent, f)

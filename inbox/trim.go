@@ -104,7 +104,7 @@ func Trim(t *fsutil.Tree, id string, o TrimOptions) (TrimResult, error) {
 	}
 	if !o.DryRun {
 		for _, f := range append(slices.Clone(res.Victims), res.Attachments...) {
-			t.Remove(dir + "/" + f) // best effort, like upstream
+			_ = t.Remove(dir + "/" + f) // best effort, like upstream: the next trim tries again
 		}
 	}
 	return res, nil

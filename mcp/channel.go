@@ -22,7 +22,7 @@ import (
 func (s *server) channelLoop(ctx context.Context) {
 	dir := filepath.Join(s.cfg.Root, s.cfg.Agent, inbox.Inbox)
 	w := watch.New(s.cfg.BackstopEvery)
-	defer w.Close()
+	defer func() { _ = w.Close() }() // the channel is over; nothing to report
 	w.Watch(dir)
 	s.debugf("watching %s (backstop %s)", dir, s.cfg.BackstopEvery)
 	select {

@@ -71,7 +71,7 @@ func (t *tapTransport) notify(ctx context.Context, method string, params any) er
 	}
 	err = c.Write(ctx, &jsonrpc.Request{Method: method, Params: raw})
 	if err != nil && ctx.Err() == nil {
-		c.Close() // the client is gone (EPIPE): end the session, as the SDK does
+		_ = c.Close() // the client is gone (EPIPE): end the session, as the SDK does; the write error is returned
 	}
 	return err
 }

@@ -187,7 +187,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	closed := make(chan struct{})
 	go func() {
-		ss.Wait()
+		_ = ss.Wait() // why it ended is s.stdio.Err(), returned below
 		close(closed)
 	}()
 	select {
@@ -199,7 +199,7 @@ func Run(ctx context.Context, cfg Config) error {
 	stop()
 	refreshing.Wait()
 	s.offline()
-	go ss.Close() // best effort: the process is about to exit
+	go func() { _ = ss.Close() }() // best effort: the process is about to exit
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -218,8 +218,10 @@ func (s *server) offline() {
 		if s.cfg.Throwaway && !s.sent.Load() && removeUnused(t, s.cfg.Agent) {
 			return
 		}
-		t.MkdirAll(s.cfg.Agent)
-		status.Set(t, s.cfg.Agent, "offline")
+		// Best effort at exit: where it cannot be written the status goes
+		// stale and reads as unknown, which is the truth.
+		_ = t.MkdirAll(s.cfg.Agent)
+		_ = status.Set(t, s.cfg.Agent, "offline")
 	})
 }
 
@@ -237,7 +239,7 @@ func (s *server) refreshLoop(ctx context.Context) {
 			return
 		}
 		if t, err := fsutil.Open(s.cfg.Root); err == nil {
-			status.Refresh(t, s.cfg.Agent)
+			_ = status.Refresh(t, s.cfg.Agent) // the next tick tries again
 			t.Close()
 		}
 	}

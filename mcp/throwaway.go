@@ -26,9 +26,9 @@ func removeUnused(t *fsutil.Tree, id string) bool {
 		return false
 	}
 	if t.Remove(id+"/archive") != nil {
-		t.MkdirAll(id + "/inbox")
+		_ = t.MkdirAll(id + "/inbox") // best effort: put back what the failed removal took
 		return false
 	}
-	t.Remove(id + "/status")
+	_ = t.Remove(id + "/status") // if it stays, removing the folder below fails and says so
 	return t.Remove(id) == nil
 }

@@ -110,7 +110,7 @@ func isTerminal(r io.Reader) bool {
 		return false
 	}
 	tty := false
-	sc.Control(func(fd uintptr) {
+	_ = sc.Control(func(fd uintptr) { // a failed Control leaves tty false
 		_, err := unix.IoctlGetTermios(int(fd), ioctlReadTermios)
 		tty = err == nil
 	})

@@ -23,7 +23,7 @@ func run(a *app) (code int) {
 		if r := recover(); r != nil {
 			fmt.Fprintf(a.stderr, "%s: internal error: %v\n", a.name, r)
 			if a.env.Get("ST_DEBUG") != "" {
-				a.stderr.Write(debug.Stack())
+				_, _ = a.stderr.Write(debug.Stack()) // nowhere better to report it
 			}
 			code = exitError
 		}

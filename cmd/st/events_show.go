@@ -47,11 +47,12 @@ func (c *eventsShowCmd) Run(a *app) error {
 	w := bufio.NewWriter(a.stdout)
 	print := func(recs []events.Record) error {
 		for _, r := range recs {
+			// A bufio.Writer keeps its first error and Flush returns it.
 			if c.JSON {
-				w.Write(r.Raw)
-				w.WriteByte('\n')
+				_, _ = w.Write(r.Raw)
+				_ = w.WriteByte('\n')
 			} else {
-				io.WriteString(w, formatEvent(&r.Event, time.Local))
+				_, _ = io.WriteString(w, formatEvent(&r.Event, time.Local))
 			}
 		}
 		return w.Flush()

@@ -46,8 +46,8 @@ func (c *hooksPathCmd) Run(a *app) error {
 		if err != nil {
 			return err
 		}
-		a.stdout.Write(append(data, '\n'))
-		return nil
+		_, err = a.stdout.Write(append(data, '\n'))
+		return err
 	}
 	fmt.Fprint(a.stdout, info.Human(a.name))
 	return nil

@@ -24,7 +24,9 @@ func (a *app) changeGitGuard(install, dryRun bool) error {
 	}
 	if dryRun {
 		if install {
-			a.stdout.Write(wiring.GitGuardScript(a.selfPath()))
+			if _, err := a.stdout.Write(wiring.GitGuardScript(a.selfPath())); err != nil {
+				return err
+			}
 		}
 		fmt.Fprintf(a.stderr, "%s hooks: dry run — %s not changed\n", a.name, filepath.Join(dir, "pre-commit"))
 		return nil

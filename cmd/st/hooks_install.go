@@ -80,7 +80,9 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 	}
 	data = append(data, '\n')
 	if c.DryRun {
-		a.stdout.Write(data)
+		if _, err := a.stdout.Write(data); err != nil {
+			return err
+		}
 		fmt.Fprintf(a.stderr, "%s hooks: dry run — %s not changed\n", a.name, path)
 		return nil
 	}

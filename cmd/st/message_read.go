@@ -104,7 +104,7 @@ func (c *messageReadCmd) Run(a *app) error {
 		}
 	}
 	h.WriteString("\n")
-	io.WriteString(a.stderr, h.String())
+	_, _ = io.WriteString(a.stderr, h.String()) // the header, as fmt.Fprintf to stderr
 	_, err = io.WriteString(a.stdout, body)
 	return err
 }

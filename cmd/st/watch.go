@@ -105,7 +105,7 @@ func (c *watchCmd) Run(a *app) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	w := watch.New(interval)
-	defer w.Close()
+	defer func() { _ = w.Close() }() // the watch is over; nothing to report
 	root := a.root()
 	rewatch := func() {
 		dirs := []string{root}

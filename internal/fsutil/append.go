@@ -11,7 +11,7 @@ func (t *Tree) Append(rel string, data []byte) error {
 		return err
 	}
 	if _, err := f.Write(data); err != nil {
-		f.Close()
+		closeQuietly(f)
 		return err
 	}
 	return f.Close()

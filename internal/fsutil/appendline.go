@@ -51,17 +51,17 @@ func (t *Tree) AppendLine(ctx context.Context, rel string, record []byte) error 
 	}
 	fi, err := t.checkRegular(f, rel)
 	if err != nil {
-		f.Close()
+		closeQuietly(f)
 		return err
 	}
 	size, err := repairTail(f, fi.Size())
 	if err != nil {
-		f.Close()
+		closeQuietly(f)
 		return fmt.Errorf("append %s: repair tail: %w", rel, err)
 	}
 	if _, err := f.Write(record); err != nil {
-		f.Truncate(size)
-		f.Close()
+		_ = f.Truncate(size) // best effort: a torn tail is repaired by the next append
+		closeQuietly(f)
 		return err
 	}
 	return f.Close()
@@ -115,7 +115,7 @@ func (t *Tree) ReadTail(rel string, n int64) ([]byte, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
+	defer closeQuietly(f)
 	start := max(fi.Size()-n, 0)
 	buf := make([]byte, fi.Size()-start)
 	k, err := f.ReadAt(buf, start)
@@ -132,7 +132,7 @@ func (t *Tree) ReadRange(rel string, off, limit int64) ([]byte, fs.FileInfo, err
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
+	defer closeQuietly(f)
 	if off >= fi.Size() {
 		return nil, fi, nil
 	}
@@ -155,7 +155,7 @@ func (t *Tree) openRegular(rel string) (*os.File, fs.FileInfo, error) {
 	}
 	fi, err := t.checkRegular(f, rel)
 	if err != nil {
-		f.Close()
+		closeQuietly(f)
 		return nil, nil, err
 	}
 	return f, fi, nil

@@ -21,7 +21,7 @@ func (t *Tree) ReadHeadTail(rel string, n int64) ([]byte, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
+	defer closeQuietly(f)
 	size := fi.Size()
 	if size <= 2*n {
 		buf := make([]byte, size)
@@ -91,7 +91,7 @@ func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
 		err = &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
 	if err != nil {
-		f.Close()
+		closeQuietly(f)
 		return nil, nil, err
 	}
 	return f, fi, nil
@@ -106,7 +106,7 @@ func ReadConfig(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer closeQuietly(f)
 	if fi.Size() > limit {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
 	}

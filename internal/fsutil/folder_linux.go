@@ -21,7 +21,7 @@ func readAtMost(dir *os.File, name string, limit int64) ([]byte, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	defer syscall.Close(fd)
+	defer func() { _ = syscall.Close(fd) }() // opened for reading only
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return nil, 0, err
@@ -65,7 +65,7 @@ func readStart(dir *os.File, name string, buf []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer syscall.Close(fd)
+	defer func() { _ = syscall.Close(fd) }() // opened for reading only
 	n, err := readOnce(fd, buf)
 	switch {
 	case err == syscall.EISDIR || err == syscall.EAGAIN:

@@ -43,5 +43,6 @@ func (t *Tree) Lock(ctx context.Context, key string) (unlock func(), err error) 
 	if err != nil || !ok {
 		return nil, fmt.Errorf("lock %s: timed out waiting for another st process", path)
 	}
-	return func() { fl.Unlock() }, nil
+	// Closing the lock file releases the lock whatever Unlock reports.
+	return func() { _ = fl.Unlock() }, nil
 }

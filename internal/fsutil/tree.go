@@ -20,6 +20,7 @@ package fsutil
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -121,7 +122,7 @@ func (t *Tree) ReadDirNames(rel string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer closeQuietly(f)
 	return f.Readdirnames(-1)
 }
 
@@ -132,7 +133,7 @@ func (t *Tree) ReadDir(rel string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer closeQuietly(f)
 	// A folder opened in an os.Root lstats every entry while listing (Go
 	// 1.26), which dominates listing a big inbox. A duplicate descriptor
 	// opened outside the Root lists with the types the kernel returns;
@@ -141,7 +142,7 @@ func (t *Tree) ReadDir(rel string) ([]fs.DirEntry, error) {
 	if raw == nil {
 		return f.ReadDir(-1)
 	}
-	defer raw.Close()
+	defer closeQuietly(raw)
 	entries, err := raw.ReadDir(-1)
 	if err != nil {
 		return nil, err
@@ -170,7 +171,7 @@ func dupFile(f *os.File) *os.File {
 		return nil
 	}
 	nfd := -1
-	sc.Control(func(fd uintptr) {
+	_ = sc.Control(func(fd uintptr) { // a failed Control leaves nfd at -1, handled below
 		nfd, err = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
 	})
 	if err != nil || nfd < 0 {
@@ -199,7 +200,7 @@ func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
 		if sub, err = openRoot(t.root, dir); err != nil {
 			return nil, nil, err
 		}
-		defer sub.Close()
+		defer closeQuietly(sub)
 	}
 	lfi, err := sub.Lstat(name)
 	if err != nil {
@@ -212,7 +213,7 @@ func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
+	defer closeQuietly(f)
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, nil, err
@@ -234,7 +235,7 @@ func (t *Tree) syncDir(rel string) error {
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer closeQuietly(d)
 	return ignoreEINVAL(d.Sync())
 }
 
@@ -281,3 +282,8 @@ func withPath(err error, p string) error {
 	}
 	return err
 }
+
+// closeQuietly closes c when its error has nothing to add: a file or
+// folder only read (a failed close loses no data), or one whose write
+// has already failed (that failure is the error to report).
+func closeQuietly(c io.Closer) { _ = c.Close() }

@@ -45,14 +45,16 @@ func (t *Tree) writeAtomic(rel string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	defer sub.Close()
+	defer closeQuietly(sub)
 	removeStale(sub, func(n string) bool { return isReplaceTemp(n, name) }, nil)
 	pf, err := renameio.NewPendingFile(name, renameio.WithRoot(sub),
 		renameio.WithPermissions(filePerm), renameio.WithExistingPermissions())
 	if err != nil {
 		return err
 	}
-	defer pf.Cleanup()
+	// After the rename Cleanup has nothing to do; before it, the error
+	// returned below says what failed.
+	defer func() { _ = pf.Cleanup() }()
 	if _, err := pf.Write(data); err != nil {
 		return err
 	}
@@ -95,7 +97,7 @@ func (t *Tree) deliver(dir string, data []byte, newName func() string) (string, 
 	if err != nil {
 		return "", err
 	}
-	defer sub.Close()
+	defer closeQuietly(sub)
 	removeStale(sub, isDeliverTemp, deliverTempPID)
 	for range deliverAttempts {
 		name := newName()
@@ -104,7 +106,7 @@ func (t *Tree) deliver(dir string, data []byte, newName func() string) (string, 
 			return "", err
 		}
 		err := sub.Link(tmp, name)
-		sub.Remove(tmp)
+		_ = sub.Remove(tmp) // linked or not, the temp name goes; a leftover is swept as stale
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -150,15 +152,15 @@ func writeNew(r *os.Root, name string, data []byte) (err error) {
 	}
 	defer func() {
 		if err != nil {
-			r.Remove(name)
+			_ = r.Remove(name) // best effort: the write error is the one to report
 		}
 	}()
 	if _, err := f.Write(data); err != nil {
-		f.Close()
+		closeQuietly(f)
 		return err
 	}
 	if err := f.Sync(); err != nil {
-		f.Close()
+		closeQuietly(f)
 		return err
 	}
 	return f.Close()
@@ -190,7 +192,7 @@ func removeStale(r *os.Root, isTemp func(string) bool, pidOf func(string) int) {
 		return
 	}
 	names, _ := d.Readdirnames(-1)
-	d.Close()
+	closeQuietly(d)
 	now := time.Now()
 	stale, orphan := now.Add(-StaleTempAge), now.Add(-OrphanTempAge)
 	for _, n := range names {
@@ -202,10 +204,10 @@ func removeStale(r *os.Root, isTemp func(string) bool, pidOf func(string) int) {
 			continue
 		}
 		if fi.ModTime().Before(stale) {
-			r.Remove(n)
+			_ = r.Remove(n) // best effort, as the doc says
 		} else if pidOf != nil {
 			if pid := pidOf(n); pid > 0 && processGone(pid) {
-				r.Remove(n)
+				_ = r.Remove(n)
 			}
 		}
 	}
@@ -216,7 +218,7 @@ func syncRoot(r *os.Root) error {
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer closeQuietly(d)
 	return ignoreEINVAL(d.Sync())
 }
 

@@ -170,7 +170,7 @@ func (s *Server) run() error {
 	if err != nil {
 		return err
 	}
-	defer log.Close()
+	defer func() { _ = log.Close() }() // sshd holds its own copy of the descriptor
 	cmd := exec.Command(s.args[0], s.args[1:]...)
 	cmd.Stdout, cmd.Stderr = log, log
 	// Its own process group, so Stop takes the per-connection children too.
@@ -179,7 +179,7 @@ func (s *Server) run() error {
 		return err
 	}
 	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
+	go func() { _ = cmd.Wait(); close(done) }() // how sshd ended shows in its log
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		select {
@@ -188,13 +188,13 @@ func (s *Server) run() error {
 		default:
 		}
 		if c, err := net.DialTimeout("tcp", s.Addr(), time.Second); err == nil {
-			c.Close()
+			_ = c.Close() // a probe connection: it listens, that is all we asked
 			s.cmd, s.done = cmd, done
 			return nil
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // gone already is as good
 	<-done
 	return fmt.Errorf("sshd did not listen: %s", s.logTail())
 }
@@ -227,7 +227,7 @@ func (s *Server) Stop() {
 	// Connections run in their own sessions (sshd calls setsid), so
 	// the group kill alone would leave them.
 	s.KillSessions()
-	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL) // gone already is as good
 	<-s.done
 	s.cmd = nil
 }
@@ -303,7 +303,7 @@ func ppid(pid int) (int, bool) {
 	if err != nil {
 		return 0, false
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		if v, ok := strings.CutPrefix(sc.Text(), "PPid:"); ok {
@@ -319,6 +319,6 @@ func freePort() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer l.Close()
+	defer func() { _ = l.Close() }() // only asked for a free port
 	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -50,6 +50,6 @@ func deliver(dir string) error {
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer func() { _ = d.Close() }() // a folder opened to sync it
 	return d.Sync()
 }

@@ -54,7 +54,7 @@ func readAll(d string) (files, total int) {
 				}
 				r, _ := syscall.Read(fd, buf)
 				n += max(r, 0)
-				syscall.Close(fd)
+				_ = syscall.Close(fd) // read only, as st reads
 			}
 			mu.Lock()
 			total += n
@@ -62,6 +62,6 @@ func readAll(d string) (files, total int) {
 		})
 	}
 	wg.Wait()
-	dir.Close()
+	_ = dir.Close() // read only
 	return len(names), total
 }
