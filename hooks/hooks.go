@@ -1,11 +1,12 @@
 // Package hooks is every agent-integration hook st runs in process
 // (`st hook <event>`): the session-boundary events of st-compat §7
 // (session-start, pre-compact, stop-failure, and Codex's
-// codex-session-start and codex-stop), the Claude Code events of
-// issue 6 (user-prompt-submit, subagent-start, pre-tool-use,
-// post-tool-use, post-tool-use-failure, notification, stop,
-// session-end, and stop-failure --retry), and Codex's
-// codex-pre-tool-use, the reservation check of issue 19.
+// codex-session-start and codex-stop), the Claude Code events that
+// `st hooks install --all` adds (user-prompt-submit, subagent-start,
+// pre-tool-use, post-tool-use, post-tool-use-failure, notification,
+// stop, session-end, and stop-failure --retry), and Codex's
+// codex-pre-tool-use, which refuses edits under another agent's
+// reservation.
 //
 // Every event goes through one runner (run.go): Serve reads the payload
 // (bounded), loads config.yaml for the hooks that read it, and hands
@@ -25,7 +26,7 @@
 // fault session-start still prints its ritual line and exits 2, which
 // never blocks on SessionStart.
 //
-// What the issue-6 hooks tell the model or the operator is decided by
+// What the --all hooks tell the model or the operator is decided by
 // small rules, each in its file: context-fill warnings (transcript.go),
 // flush reminders (flush.go), the subagent contract (subagent.go),
 // large-read advisories and deny rules (pretool.go), thrash detection
@@ -35,10 +36,12 @@
 // (events.StatePath) and is only touched under a lock (state.go); every
 // rule fails open (a missing or unreadable input means "say nothing").
 //
-// The package also knows how the hooks are wired: the entries `st hooks
-// install` merges into a settings file (entries.go, settings.go), the
-// `st hooks path` description (path.go), the output checks (validate.go)
-// and the doctor (doctor.go).
+// How the hooks are wired into a client (the settings editors, `st
+// hooks path`, the git guard's install and `st hooks doctor`) is package
+// wiring. This package keeps what wiring needs from it: the event names,
+// the sample payloads the doctor fires (samples.go) and the checks of a
+// hook's output (validate.go). The git pre-commit guard that `st hooks
+// install --for git` wires runs here too (git_guard.go).
 package hooks
 
 import (
