@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/jsonobj"
@@ -181,17 +182,36 @@ func (c *hooksDoctorCmd) Run(a *app) error {
 	if c.Settings != nil {
 		opt.Files, opt.Required = []string{*c.Settings}, true
 	} else {
-		opt.CodexTOML = a.codexTOMLFiles()
-		opt.Files = append([]string{
+		opt.CodexTOML = uniqueFiles(a.codexTOMLFiles())
+		opt.Files = uniqueFiles(append([]string{
 			filepath.Join(a.claudeHome(), "settings.json"),
 			filepath.Join(".claude", "settings.json"),
 			filepath.Join(".claude", "settings.local.json"),
-		}, a.codexHooksFiles()...)
+		}, a.codexHooksFiles()...))
 	}
 	if wiring.Doctor(opt, a.stdout) {
 		return exitCode(exitError)
 	}
 	return nil
+}
+
+// uniqueFiles drops the paths that name a file already listed: run from
+// the home folder, the project's .claude/settings.json and .codex/ files
+// are the user's, and checking them twice would report every st hook as
+// wired twice.
+func uniqueFiles(paths []string) []string {
+	var out, seen []string
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = p
+		}
+		if !slices.Contains(seen, abs) {
+			seen = append(seen, abs)
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // storeCheck names the real folders st's hooks write to, as the hooks
