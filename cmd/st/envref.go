@@ -39,7 +39,7 @@ var envGroups = []settingGroup{
 	}},
 	{"Hooks", "Read by `st hook <event>` (what `st hooks install` wires). A value that is empty, malformed or negative means the default.", []setting{
 		{"ST_HOOK_TIMEOUT_MS", "2000", "a hook's whole deadline in ms (payload, config.yaml, locks, its event line); past it the hook gives its fail-open answer", "every hook"},
-		{"ST_HOOK_CONTEXT_BUDGET", "9999 for Claude Code, 8000 for Codex", "the budget, in bytes, of the text a hook injects (now.md and the inbox list); at least 1000; wins over config.yaml's hook_context_budget", "session-start, codex-session-start, codex-stop, user-prompt-submit"},
+		{"ST_HOOK_CONTEXT_BUDGET", "9999 for Claude Code, 8000 for Codex", "the budget, in bytes, of the text a hook injects (now.md and the inbox list); at least 1000; wins over config.yaml's hook_context_budget", "session-start, codex-session-start, codex-stop"},
 		{"ST_REHYDRATE_STALE_S", "86400", "a now.md older than this many seconds is not injected at session start", "session-start, codex-session-start"},
 		{"ST_PRECOMPACT_TIMEOUT_S", "5", "deadline of the pre-compact write, in seconds", "pre-compact"},
 		{"ST_PRECOMPACT_FRESH_S", "300", "a now.md younger than this many seconds counts as flushed before a compaction", "pre-compact"},

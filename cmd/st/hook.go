@@ -18,15 +18,15 @@ import (
 // loose: a typo in a settings file must never turn into exit 2 or stderr
 // noise, so unknown flags and extra arguments are ignored.
 type hookCmd struct {
-	SessionStart      hookSessionStartCmd      `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S" help:"Claude Code SessionStart: feed back now.md and the start-of-session reminder"`
+	SessionStart      hookSessionStartCmd      `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S ST_HOOK_CONTEXT_BUDGET" help:"Claude Code SessionStart: feed back now.md and the start-of-session reminder"`
 	PreCompact        hookPreCompactCmd        `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_PRECOMPACT_TIMEOUT_S ST_PRECOMPACT_FRESH_S" help:"Claude Code PreCompact: make sure now.md holds the current state"`
 	StopFailure       hookStopFailureCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR ST_STOPFAILURE_WINDOW_S ST_CONFIG" help:"Claude Code StopFailure: set the status and tell the operator"`
-	CodexSessionStart hookCodexSessionStartCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S" help:"Codex SessionStart: feed back now.md and the unread inbox"`
-	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS XDG_STATE_HOME" help:"Codex Stop: report messages that arrived since the last check"`
+	CodexSessionStart hookCodexSessionStartCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S ST_HOOK_CONTEXT_BUDGET" help:"Codex SessionStart: feed back now.md and the unread inbox"`
+	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET XDG_STATE_HOME" help:"Codex Stop: report messages that arrived since the last check"`
 	CodexPreToolUse   hookCodexPreToolUseCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Codex PreToolUse: refuse an apply_patch touching another agent's reservation"`
 
 	// Issue 6 (hook_events.go).
-	UserPromptSubmit   hookUserPromptSubmitCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET" help:"Claude Code UserPromptSubmit: remind the agent when its context fills up"`
+	UserPromptSubmit   hookUserPromptSubmitCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_FLUSH_REMIND_S ST_CAPTURE_PROMPTS" help:"Claude Code UserPromptSubmit: remind the agent when its context fills up"`
 	SubagentStart      hookSubagentStartCmd      `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code SubagentStart: tell a subagent how to report back"`
 	PreToolUse         hookPreToolUseCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PreToolUse: refuse edits under others' reservations, apply deny rules, warn before large reads"`
 	PostToolUse        hookPostToolUseCmd        `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PostToolUse: log the tool run"`
