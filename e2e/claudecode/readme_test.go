@@ -10,7 +10,7 @@ import (
 
 // readmeSetup returns the commands of the README's Claude Code setup: the
 // first sh block under "## Claude Code", one command a line, comments
-// dropped.
+// dropped (export lines included: the test applies them).
 func readmeSetup(t *testing.T) []string {
 	t.Helper()
 	root, err := moduleRoot()
@@ -57,9 +57,16 @@ func TestREADMESetup(t *testing.T) {
 		return Text("a reply to something else")
 	}, func(p *project) {
 		for round := 1; round <= 2; round++ {
+			env := p.env()
 			for _, c := range cmds {
+				// An export line sets the variables for the commands after
+				// it, as in the shell the README has you type them into.
+				if vars, ok := strings.CutPrefix(c, "export "); ok {
+					env = append(env, strings.Fields(vars)...)
+					continue
+				}
 				cmd := exec.Command("/bin/sh", "-c", c)
-				cmd.Dir, cmd.Env = p.dir, p.env()
+				cmd.Dir, cmd.Env = p.dir, env
 				out, err := cmd.CombinedOutput()
 				if err != nil {
 					t.Fatalf("README command %q (round %d): %v\n%s", c, round, err, out)
