@@ -79,7 +79,7 @@ func parsePages(s *Server) *template.Template {
 			return "st dashboard"
 		},
 		// a stat or two per page: the note is read, never removed
-		"storeProblem": func() string { return hooks.PeekStoreProblem(s.cfg.ProblemNotes) },
+		"storeProblem": func() string { return hooks.PeekStoreProblem(s.cfg.ProblemNotes, s.cfg.Root) },
 	}
 	return template.Must(template.New("").Funcs(funcs).ParseFS(pageFiles, "web/*.html"))
 }
