@@ -85,7 +85,8 @@ and so on, and st feeds back the agent's restart context and new messages.
 install writes that wiring into the client's settings; doctor checks it.
 install --for git writes the reservation guard as this repository's
 pre-commit hook (an existing hook is kept as pre-commit.st-chained and runs
-after it); uninstall --for git puts the previous hook back.`
+after it, under its own name, as husky's hooks need); uninstall --for git
+puts the previous hook back.`
 }
 
 func (hooksPathCmd) examples() []example {
