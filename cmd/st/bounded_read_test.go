@@ -164,3 +164,22 @@ func TestValidUTF8Writer(t *testing.T) {
 		}
 	}
 }
+
+// FuzzValidUTF8Writer: any bytes, split at any point, stream as
+// inbox.Text reads them whole.
+func FuzzValidUTF8Writer(f *testing.F) {
+	f.Add([]byte("bad \xff\xfe run \xc3 cut \xe2\x9c end \xf0\x9d\x84"), uint8(3))
+	f.Add([]byte("héllo ✓ 𝄞 \uFFFD"), uint8(1))
+	f.Fuzz(func(t *testing.T, in []byte, step uint8) {
+		s := int(step%16) + 1
+		var got bytes.Buffer
+		w := &validUTF8Writer{w: &got}
+		for i := 0; i < len(in); i += s {
+			w.Write(in[i:min(i+s, len(in))])
+		}
+		w.Flush()
+		if want := inbox.Text(in); got.String() != want {
+			t.Errorf("%q in writes of %d: %q, want %q", in, s, got.String(), want)
+		}
+	})
+}
