@@ -34,6 +34,20 @@ func ReadNow(t *fsutil.Tree, id string) (text string, ok bool) {
 	return toValidUTF8(data), true
 }
 
+// ReadNowHead is the first n bytes of now.md, for a reader that wants
+// only its beginning (the dashboard's line of it): a now.md of any size
+// costs at most n bytes.
+func ReadNowHead(t *fsutil.Tree, id string, n int64) (text string, ok bool) {
+	if t == nil {
+		return "", false
+	}
+	data, _, err := t.ReadRange(NowPath(id), 0, n)
+	if err != nil {
+		return "", false
+	}
+	return toValidUTF8(data), true
+}
+
 // ReadNowWithin is ReadNow of a now.md of at most limit bytes: a bigger
 // one is not read, and size reports how big it is (0 otherwise).
 func ReadNowWithin(t *fsutil.Tree, id string, limit int64) (text string, size int64, ok bool) {

@@ -122,13 +122,13 @@ func TestStoreProblemBanner(t *testing.T) {
 	if err := os.MkdirAll(dirs[1], 0o755); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dirs[1], hooks.ProblemNoteName), []byte(note+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dirs[1], hooks.ProblemNoteName(root)), []byte(note+"\n"), 0o644)
 	for _, p := range pages {
 		if _, body := get(t, s, p); !strings.Contains(body, `role="alert">a hook could not write to the store: `+note+`;`) {
 			t.Errorf("%s: no banner", p)
 		}
 	}
-	if got := hooks.StoreProblem(dirs); !strings.Contains(got, note) {
+	if got := hooks.StoreProblem(dirs, root); !strings.Contains(got, note) {
 		t.Errorf("the dashboard removed the note: %q", got)
 	}
 	if _, body := get(t, s, "/"); strings.Contains(body, "could not write") {

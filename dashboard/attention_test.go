@@ -300,3 +300,31 @@ func TestPeers(t *testing.T) {
 		t.Errorf("later, bob's peer = %s", got)
 	}
 }
+
+// TestRetryDue: a retry's time renders as a countdown, and once past
+// without the retry running, as overdue since how long, in the fleet
+// row the server renders.
+func TestRetryDue(t *testing.T) {
+	at0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	retryAt := at0.Add(4 * time.Minute)
+	root := writeStore(t, map[string]string{
+		"apis/status": "away\n",
+		"apis/events/s.jsonl": logLine(at0, "StopFailure",
+			fmt.Sprintf(`,"error":"overloaded","attempt":2,"retry_at":%q`, events.Stamp(retryAt))),
+	})
+	now := at0
+	s := newServer(t, root, func(c *Config) { c.Now = fixedClock(&now) })
+	for _, tc := range []struct {
+		after time.Duration
+		want  string
+	}{
+		{time.Minute, ">next in 3m</time>"},
+		{4*time.Minute + 30*time.Second, ">overdue since 30s ago</time>"},
+		{3 * time.Hour, ">overdue since 2h ago</time>"},
+	} {
+		now = at0.Add(tc.after)
+		if _, body := get(t, s, "/agent/apis"); !strings.Contains(body, tc.want) {
+			t.Errorf("%v after the failure: the page lacks %q", tc.after, tc.want)
+		}
+	}
+}

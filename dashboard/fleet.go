@@ -14,6 +14,10 @@ import (
 	"github.com/smalltalk-go/st/status"
 )
 
+// nowHeadMax is how much of now.md the fleet page searches for its first
+// line: a row holds no more of a big now.md than that.
+const nowHeadMax = 64 << 10
+
 // nowLineMax caps now.md's line on the fleet page, in runes.
 const nowLineMax = 160
 
@@ -104,7 +108,7 @@ func (f *fleet) summarise(id string, s agents.Scan, at time.Time) Row {
 	if la := s.LastActivity(); la != nil {
 		r.LastActivity = *la
 	}
-	if text, ok := agentctx.ReadNow(f.t, id); ok {
+	if text, ok := agentctx.ReadNowHead(f.t, id, nowHeadMax); ok {
 		r.Now = plainLine(text, nowLineMax)
 	}
 	c := f.cursors[id]

@@ -3,6 +3,9 @@ package dashboard
 import (
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -35,5 +38,29 @@ func TestTooLarge(t *testing.T) {
 	}
 	if names := inboxNames(t, root, "bob"); len(names) != 0 {
 		t.Errorf("delivered %v", names)
+	}
+}
+
+// TestFleetNowBounded: the fleet row's line of a 1 GiB (sparse) now.md
+// costs the scan only the head of the file, not the file twice over.
+func TestFleetNowBounded(t *testing.T) {
+	root := writeStore(t, map[string]string{
+		"alice/status":         "busy\n",
+		"alice/context/now.md": "\n## Rewriting the **lexer**\n\nbody\n",
+	})
+	if err := os.Truncate(filepath.Join(root, "alice", "context", "now.md"), 1<<30); err != nil {
+		t.Skip("no sparse files here:", err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s := newServer(t, root)
+	_, body := get(t, s, "/")
+	runtime.ReadMemStats(&after)
+	if !strings.Contains(body, "Rewriting the lexer") {
+		t.Errorf("the fleet row lacks now.md's line")
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 32<<20 {
+		t.Errorf("the first scan and the fleet page allocated %d bytes for a 1 GiB now.md", n)
 	}
 }

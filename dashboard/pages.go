@@ -50,7 +50,7 @@ func parsePages(s *Server) *template.Template {
 		"root":     func() string { return s.cfg.Root },
 		"csrf":     func() string { return s.csrf },
 		"from":     func() string { return s.cfg.From },
-		"since":    s.sinceTS,
+		"tsTime":   tsTime,
 		"chartW":   func() float64 { return chartW },
 		"chartH":   func() float64 { return chartH },
 		"sparkW":   func() float64 { return sparkW },
@@ -79,7 +79,7 @@ func parsePages(s *Server) *template.Template {
 			return "st dashboard"
 		},
 		// a stat or two per page: the note is read, never removed
-		"storeProblem": func() string { return hooks.PeekStoreProblem(s.cfg.ProblemNotes) },
+		"storeProblem": func() string { return hooks.PeekStoreProblem(s.cfg.ProblemNotes, s.cfg.Root) },
 	}
 	return template.Must(template.New("").Funcs(funcs).ParseFS(pageFiles, "web/*.html"))
 }
@@ -92,13 +92,10 @@ func (s *Server) ago(ms float64) string {
 	return overview.FormatAge(math.Max(0, float64(s.cfg.Now().UnixMilli())-ms)) + " ago"
 }
 
-// sinceTS renders an event timestamp's age.
-func (s *Server) sinceTS(ts string) string {
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return ""
-	}
-	return s.ago(float64(t.UnixMilli()))
+// tsTime is an event timestamp's time; zero when it does not parse.
+func tsTime(ts string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, ts)
+	return t
 }
 
 // fleetPage is the data of the fleet page.
@@ -328,13 +325,15 @@ const (
 	sparkH = 14.0
 )
 
-// until renders a time to come the way ago renders one past.
+// until renders when a retry is due, the way ago renders a time past:
+// "next in 3m", and once the time has passed without the retry running,
+// how long it has been overdue (app.js renders the same as time goes by).
 func (s *Server) until(t time.Time) string {
 	d := t.Sub(s.cfg.Now())
 	if d <= 0 {
-		return "now"
+		return "overdue since " + overview.FormatAge(float64(-d.Milliseconds())) + " ago"
 	}
-	return "in " + overview.FormatAge(float64(d.Milliseconds()))
+	return "next in " + overview.FormatAge(float64(d.Milliseconds()))
 }
 
 // agentPage is the data of an agent page.

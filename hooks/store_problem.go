@@ -19,9 +19,17 @@ import (
 // failed), and the next st command a person runs prints it once
 // (StoreProblem) and removes it. Writing the note costs nothing on the
 // normal path; reading it costs the person's command one stat.
+//
+// The note is about one store: its name carries a hash of the root, as
+// the other per-store state kept outside the root does (codex_cursor.go),
+// so that a command on another store neither prints nor clears it.
 
-// ProblemNoteName is the note's file name in each of its folders.
-const ProblemNoteName = "st-hook-write-failed"
+// ProblemNoteName is the file name, in each of its folders, of the note
+// about the store at root.
+func ProblemNoteName(root string) string {
+	key, _ := rootKey(root)
+	return "st-hook-write-failed-" + key
+}
 
 // noteWriteFailure leaves the note when err says the store (or the state
 // folder) cannot be written; other errors (a lock that timed out, a
@@ -32,12 +40,13 @@ func noteWriteFailure(opt Options, where string, err error) {
 	}
 	msg := fmt.Sprintf("%s %s could not write to %s (%v)\n",
 		opt.now().UTC().Format(time.RFC3339), opt.Agent, where, bareError(err))
+	name := ProblemNoteName(opt.Root)
 	for _, dir := range opt.ProblemNotes {
 		t, err := fsutil.OpenOrCreate(dir)
 		if err != nil {
 			continue
 		}
-		err = t.WriteAtomic(ProblemNoteName, []byte(msg))
+		err = t.WriteAtomic(name, []byte(msg))
 		t.Close()
 		if err == nil {
 			return
@@ -63,10 +72,11 @@ func bareError(err error) error {
 	return err
 }
 
-// StoreProblem returns the note a hook left in one of dirs, removing it,
-// as the warning a person's command prints; "" when there is none.
-func StoreProblem(dirs []string) string {
-	note := readProblem(dirs, true)
+// StoreProblem returns the note a hook left in one of dirs about the
+// store at root, removing it, as the warning a person's command prints;
+// "" when there is none.
+func StoreProblem(dirs []string, root string) string {
+	note := readProblem(dirs, ProblemNoteName(root), true)
 	if note == "" {
 		return ""
 	}
@@ -74,25 +84,27 @@ func StoreProblem(dirs []string) string {
 		", so st's hooks recorded nothing; run `st hooks doctor` for what to do"
 }
 
-// PeekStoreProblem returns the note a hook left in one of dirs without
-// removing it (the dashboard shows it on every page while it is there);
-// "" when there is none.
-func PeekStoreProblem(dirs []string) string { return readProblem(dirs, false) }
+// PeekStoreProblem returns the note a hook left in one of dirs about the
+// store at root without removing it (the dashboard shows it on every page
+// while it is there); "" when there is none.
+func PeekStoreProblem(dirs []string, root string) string {
+	return readProblem(dirs, ProblemNoteName(root), false)
+}
 
-// readProblem returns the first note found in dirs, trimmed, removing it
-// when remove is set.
-func readProblem(dirs []string, remove bool) string {
+// readProblem returns the first note named name found in dirs, trimmed,
+// removing it when remove is set.
+func readProblem(dirs []string, name string, remove bool) string {
 	for _, dir := range dirs {
-		if _, err := os.Lstat(filepath.Join(dir, ProblemNoteName)); err != nil {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
 			continue // the common case: one failed stat per folder
 		}
 		t, err := fsutil.Open(dir)
 		if err != nil {
 			continue
 		}
-		data, _, err := t.ReadRegular(ProblemNoteName)
+		data, _, err := t.ReadRegular(name)
 		if err == nil && remove {
-			t.Remove(ProblemNoteName)
+			t.Remove(name)
 		}
 		t.Close()
 		if note := strings.TrimSpace(string(data)); err == nil && note != "" {

@@ -31,14 +31,14 @@ func TestStoreProblemNote(t *testing.T) {
 		{"no agent folder", fs.ErrNotExist, false},
 	} {
 		noteWriteFailure(opt, "/r/alice", tc.err)
-		got := StoreProblem(dirs)
+		got := StoreProblem(dirs, opt.Root)
 		if tc.note != (got != "") {
 			t.Errorf("%s: note %q, want one: %v", tc.name, got, tc.note)
 		}
 		if tc.note && (!strings.Contains(got, "alice could not write to /r/alice (") || !strings.Contains(got, "st hooks doctor")) {
 			t.Errorf("%s: note %q", tc.name, got)
 		}
-		if again := StoreProblem(dirs); again != "" {
+		if again := StoreProblem(dirs, opt.Root); again != "" {
 			t.Errorf("%s: the note was shown twice", tc.name)
 		}
 	}
@@ -47,19 +47,48 @@ func TestStoreProblemNote(t *testing.T) {
 func TestPeekStoreProblemKeepsTheNote(t *testing.T) {
 	opt := testOptions(t)
 	opt.ProblemNotes = []string{filepath.Join(t.TempDir(), "st")}
-	if got := PeekStoreProblem(opt.ProblemNotes); got != "" {
+	if got := PeekStoreProblem(opt.ProblemNotes, opt.Root); got != "" {
 		t.Fatalf("no note written, peek says %q", got)
 	}
 	noteWriteFailure(opt, "/r/alice", &fs.PathError{Op: "open", Path: "/r/alice/events", Err: syscall.EROFS})
 	for range 2 {
-		if got := PeekStoreProblem(opt.ProblemNotes); !strings.Contains(got, "alice could not write to /r/alice (") {
+		if got := PeekStoreProblem(opt.ProblemNotes, opt.Root); !strings.Contains(got, "alice could not write to /r/alice (") {
 			t.Fatalf("peek: %q", got)
 		}
 	}
-	if got := StoreProblem(opt.ProblemNotes); got == "" {
+	if got := StoreProblem(opt.ProblemNotes, opt.Root); got == "" {
 		t.Fatal("peeking removed the note")
 	}
-	if got := PeekStoreProblem(opt.ProblemNotes); got != "" {
+	if got := PeekStoreProblem(opt.ProblemNotes, opt.Root); got != "" {
 		t.Fatalf("after StoreProblem, peek says %q", got)
+	}
+}
+
+// TestStoreProblemPerStore: a note about one store is neither printed nor
+// cleared by a command on another store, whose own note is separate.
+func TestStoreProblemPerStore(t *testing.T) {
+	opt := testOptions(t)
+	opt.ProblemNotes = []string{filepath.Join(t.TempDir(), "st")}
+	other := filepath.Join(t.TempDir(), "other")
+	noteWriteFailure(opt, "/r/alice", &fs.PathError{Op: "open", Path: "/r/alice/events", Err: syscall.EROFS})
+	if got := PeekStoreProblem(opt.ProblemNotes, other); got != "" {
+		t.Errorf("another store's peek shows %q", got)
+	}
+	if got := StoreProblem(opt.ProblemNotes, other); got != "" {
+		t.Errorf("a command on another store printed %q", got)
+	}
+	// The same store, spelled through a symlink, is the same store.
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.MkdirAll(opt.Root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(opt.Root, link); err != nil {
+		t.Fatal(err)
+	}
+	if got := StoreProblem(opt.ProblemNotes, link); !strings.Contains(got, "alice could not write to /r/alice (") {
+		t.Errorf("the store's own command (through a symlink) printed %q", got)
+	}
+	if got := StoreProblem(opt.ProblemNotes, opt.Root); got != "" {
+		t.Errorf("the note was shown twice: %q", got)
 	}
 }

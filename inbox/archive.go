@@ -3,6 +3,7 @@ package inbox
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"slices"
 
@@ -135,16 +136,50 @@ func Siblings(t *fsutil.Tree, id, name string) []string {
 }
 
 // conflict reports whether name has inbox and archive copies that differ.
+// Archiving is a rename: the bodies are compared only when both copies
+// exist and have the same size, a chunk at a time, so that a message of
+// any size is archived in bounded memory.
 func conflict(t *fsutil.Tree, id, name string) bool {
-	in, _, err := t.ReadRegular(id + "/" + Inbox + "/" + name)
+	in, fi, err := t.OpenRegular(id + "/" + Inbox + "/" + name)
 	if err != nil {
 		return false
 	}
-	ar, _, err := t.ReadRegular(id + "/" + Archive + "/" + name)
+	defer in.Close()
+	ar, fa, err := t.OpenRegular(id + "/" + Archive + "/" + name)
 	if err != nil {
 		return false
 	}
-	return !bytes.Equal(in, ar)
+	defer ar.Close()
+	if fi.Size() != fa.Size() {
+		return true
+	}
+	same, err := sameContent(in, ar)
+	return err != nil || !same
+}
+
+// compareChunk is how much of each copy sameContent holds at a time.
+const compareChunk = 256 << 10
+
+// sameContent reports whether a and b read the same bytes to their ends.
+func sameContent(a, b io.Reader) (bool, error) {
+	ba, bb := make([]byte, compareChunk), make([]byte, compareChunk)
+	for {
+		na, ea := io.ReadFull(a, ba)
+		nb, eb := io.ReadFull(b, bb)
+		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
+			return false, nil
+		}
+		aEnd := ea == io.EOF || ea == io.ErrUnexpectedEOF
+		bEnd := eb == io.EOF || eb == io.ErrUnexpectedEOF
+		switch {
+		case ea != nil && !aEnd:
+			return false, ea
+		case eb != nil && !bEnd:
+			return false, eb
+		case aEnd || bEnd:
+			return aEnd == bEnd, nil
+		}
+	}
 }
 
 // archiveOne applies the per-file rule; found is false when the file is

@@ -114,7 +114,7 @@ func (rc *reserveCheck) report(opt DoctorOptions, fail func(string, ...any), w i
 			fmt.Fprintln(w, "# reservations (st reserve) are not enforced in Claude Code: no st pre-tool-use hook (`st hooks install --all` wires it)")
 		}
 		for _, h := range rc.pre {
-			rc.check("PreToolUse", h, hooks.EditTools, claudeWrite, opt, fail, w)
+			rc.check("PreToolUse", h, ClaudeEditTools, claudeWrite, opt, fail, w)
 		}
 	}
 	if rc.codexOurs {

@@ -47,8 +47,17 @@ func MissingFromAll(wired []string) []string {
 
 // PreToolUseMatcher is the tools pre-tool-use looks at: Read for the
 // large-read advisory, the shell and the file writers for deny rules,
-// the file writers for reservations (reservations.go).
+// the file writers for reservations (reservations.go). MultiEdit is not
+// offered by the current client (ClaudeEditTools); it stays matched,
+// harmlessly, for an older client that still has it.
 const PreToolUseMatcher = "Read|Bash|Edit|Write|MultiEdit|NotebookEdit"
+
+// ClaudeEditTools are the file-editing tools the current Claude Code
+// (2.1.328) offers the model, NotebookEdit among the tools it loads on
+// demand: what the doctor requires the matcher to cover, and what the
+// README names. The e2e test compares it with the tools the real client
+// sends.
+var ClaudeEditTools = []string{"Edit", "Write", "NotebookEdit"}
 
 // InstallEntries is the set `st hooks install` wires for family: the
 // minimal one, or with all the whole Claude Code set.

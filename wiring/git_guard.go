@@ -22,7 +22,14 @@ const gitGuardMark = "# st reservation guard"
 const chainedSuffix = ".st-chained"
 
 // GitGuardScript is st's pre-commit hook: the guard, then the hook it
-// replaced, if any.
+// replaced, if any, under that hook's own name. Dispatchers such as
+// husky's read the hook's name and folder from $0 (husky v9's
+// .husky/_/pre-commit sources "$(dirname "$0")/h", which runs
+// .husky/"$(basename "$0")"), so the chained file cannot simply be
+// executed: its $0 would be pre-commit.st-chained. A POSIX sh cannot set
+// argv[0] (and a script's $0 is its path whatever argv[0] says), so a
+// shell script is sourced by its own shell started with -c, whose $0 is
+// the name git ran; a hook in another language is executed as it is.
 func GitGuardScript(stBin string) []byte {
 	return fmt.Appendf(nil, `#!/bin/sh
 %s: refuses a commit touching another agent's exclusive
@@ -30,8 +37,28 @@ func GitGuardScript(stBin string) []byte {
 # `+"`st hooks uninstall --for git`"+` removes it and puts back the hook it chains.
 # Skip it for one commit with: git commit --no-verify
 %s hook %s || exit $?
-if [ -x "$0%s" ]; then exec "$0%s" "$@"; fi
-`, gitGuardMark, ShellQuote(stBin), hooks.GitPreCommit, chainedSuffix, chainedSuffix)
+# The hook this one replaced, kept as $0%s, runs under the name git
+# ran ($0): a shell script is sourced by its shell, anything else executed.
+c="$0%s"
+[ -x "$c" ] || exit 0
+l=
+IFS= read -r l < "$c" || :
+case $l in
+'#!/usr/bin/env '*) l=${l#'#!/usr/bin/env '} ;;
+'#!'*) l=${l#'#!'} ;;
+*) l=/bin/sh ;; # no #! line: git runs it with /bin/sh
+esac
+l=${l#"${l%%%%[! ]*}"}
+i=${l%%%% *} o=
+[ "$i" = "$l" ] || o=${l#* }
+set -f
+case ${i##*/} in
+sh | bash | dash | ksh | mksh | ash) exec "$i" $o -c 'case $0 in */*) . "$0%s" ;; *) . "./$0%s" ;; esac' "$0" "$@" ;;
+zsh) exec "$i" $o -c 'setopt no_function_argzero; case $0 in */*) . "$0%s" ;; *) . "./$0%s" ;; esac' "$0" "$@" ;;
+esac
+exec "$c" "$@"
+`, gitGuardMark, ShellQuote(stBin), hooks.GitPreCommit, chainedSuffix, chainedSuffix,
+		chainedSuffix, chainedSuffix, chainedSuffix, chainedSuffix)
 }
 
 // InstallGitGuard writes st's pre-commit hook into the hooks folder dir

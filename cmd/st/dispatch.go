@@ -66,7 +66,7 @@ func (a *app) dispatch() error {
 }
 
 func newParser(a *app, grammar any) (*kong.Kong, error) {
-	return kong.New(grammar, kong.Name(a.name), kong.NoDefaultHelp(),
+	return kong.New(grammar, kong.Name(a.name), kong.NoDefaultHelp(), helpDefaults,
 		kong.Exit(func(int) {}), kong.Writers(a.stdout, a.stderr))
 }
 

@@ -191,7 +191,7 @@ func (a *app) storeProblem() {
 	if state == "" {
 		state = filepath.Join(a.env.Home(), ".local", "state")
 	}
-	if w := hooks.StoreProblem(a.problemNoteDirs(state)); w != "" {
+	if w := hooks.StoreProblem(a.problemNoteDirs(state), a.root()); w != "" {
 		fmt.Fprintf(a.stderr, "%s: %s\n", a.name, w)
 	}
 }

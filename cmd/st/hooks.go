@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/jsonobj"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/wiring"
@@ -31,7 +30,7 @@ func init() {
 }
 
 type hooksPathCmd struct {
-	For  *string `missing:"--for requires a value" predict:"claude-code,codex,pi" help:"the client (default claude-code)"`
+	For  *string `missing:"--for requires a value" predict:"claude-code,codex,pi" help:"the client (default ${default_client})"`
 	JSON bool    `name:"json" help:"print one JSON object"`
 }
 
@@ -55,7 +54,7 @@ func (c *hooksPathCmd) Run(a *app) error {
 
 func checkFamily(v *string, allowed []string) (string, error) {
 	if v == nil {
-		return hooks.ClaudeCode, nil
+		return defaultClient, nil
 	}
 	for _, f := range allowed {
 		if *v == f {
@@ -86,7 +85,8 @@ and so on, and st feeds back the agent's restart context and new messages.
 install writes that wiring into the client's settings; doctor checks it.
 install --for git writes the reservation guard as this repository's
 pre-commit hook (an existing hook is kept as pre-commit.st-chained and runs
-after it); uninstall --for git puts the previous hook back.`
+after it, under its own name, as husky's hooks need); uninstall --for git
+puts the previous hook back.`
 }
 
 func (hooksPathCmd) examples() []example {

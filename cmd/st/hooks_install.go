@@ -12,8 +12,8 @@ import (
 )
 
 type hooksInstallCmd struct {
-	For      *string `missing:"--for requires a value" predict:"claude-code,codex,git" help:"the client (default claude-code); git: the reservation pre-commit guard of the repository here"`
-	Scope    *string `missing:"--scope requires a value" predict:"user,project,local" help:"user: your own settings; project: the project's shared ones; local: the project's private ones (default user)"`
+	For      *string `missing:"--for requires a value" predict:"claude-code,codex,git" help:"the client (default ${default_client}); git: the reservation pre-commit guard of the repository here"`
+	Scope    *string `missing:"--scope requires a value" predict:"user,project,local" help:"user: your own settings; project: the project's shared ones; local: the project's private ones (default ${default_scope}; for codex ${default_codex_scope})"`
 	Settings *string `placeholder:"FILE" missing:"--settings requires a value" help:"this settings file instead of the scope's"`
 	DryRun   bool    `name:"dry-run" help:"print the resulting file and change nothing"`
 	All      bool    `help:"Claude Code: every st hook, not only the session-boundary ones"`
@@ -120,10 +120,7 @@ func (a *app) settingsPath(family string, scope, file *string) (string, error) {
 		}
 		return *file, nil
 	}
-	sc := "local"
-	if family == hooks.Codex {
-		sc = "user"
-	}
+	sc := defaultScope(family)
 	if scope != nil {
 		sc = *scope
 	}
@@ -148,6 +145,15 @@ func (a *app) settingsPath(family string, scope, file *string) (string, error) {
 		}
 	}
 	return "", sterr.Msg("--scope must be one of user|project|local, got: %s", sc)
+}
+
+// defaultScope is the settings scope without --scope: the project's
+// private file for Claude Code (it has one), the user's for Codex.
+func defaultScope(family string) string {
+	if family == hooks.Codex {
+		return "user"
+	}
+	return "local"
 }
 
 func (a *app) claudeHome() string {

@@ -23,7 +23,7 @@ type initCmd struct {
 	NoChannel bool    `help:"register the server without --channel (the client polls instead)"`
 	Print     bool    `help:"print the entry instead of writing the file"`
 	Force     bool    `help:"replace a different existing st entry without asking"`
-	For       *string `missing:"--for requires a value" predict:"claude-code,codex" help:"the client (default claude-code); codex writes the [mcp_servers.st] table of $CODEX_HOME/config.toml"`
+	For       *string `missing:"--for requires a value" predict:"claude-code,codex" help:"the client (default ${default_client}); codex writes the [mcp_servers.st] table of $CODEX_HOME/config.toml"`
 	Dir       string  `arg:"" optional:"" form:"[<dir>]" help:"the project folder (default: the current folder)"`
 }
 

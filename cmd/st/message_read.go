@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/smalltalk-go/st/inbox"
+	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/message"
@@ -70,7 +73,18 @@ func (c *messageReadCmd) Run(a *app) error {
 	if !message.IsDeliverable(name) {
 		return sterr.InvalidName(name)
 	}
-	where, data, err := inbox.Read(t, id, name, c.Archive)
+	// A message over the maximum size is streamed, never held: whole, or
+	// as JSON, it would take many times its size in memory.
+	max := a.env.MaxMessageBytes()
+	if loc, err := inbox.Locate(t, id, name, c.Archive); err == nil {
+		if fi, err := t.Lstat(loc.Path()); err == nil && fi.Size() > max {
+			if c.JSON {
+				return layout.ErrTooLarge("message", fi.Size(), max)
+			}
+			return a.streamMessage(t, loc, c.Raw)
+		}
+	}
+	where, data, err := inbox.ReadWithin(t, id, name, c.Archive, max)
 	if err != nil {
 		return err
 	}
@@ -94,6 +108,13 @@ func (c *messageReadCmd) Run(a *app) error {
 		_, err = io.WriteString(a.stdout, text)
 		return err
 	}
+	a.printHeader(label, id, name, fields)
+	_, err = io.WriteString(a.stdout, body)
+	return err
+}
+
+// printHeader writes a typed message's header fields to stderr.
+func (a *app) printHeader(label, id, name string, fields message.Fields) {
 	var h strings.Builder
 	fmt.Fprintf(&h, "# %s\n", label)
 	fmt.Fprintf(&h, "to:          %s  (derived from path)\n", id)
@@ -105,7 +126,103 @@ func (c *messageReadCmd) Run(a *app) error {
 	}
 	h.WriteString("\n")
 	_, _ = io.WriteString(a.stderr, h.String()) // the header, as fmt.Fprintf to stderr
-	_, err = io.WriteString(a.stdout, body)
+}
+
+// streamHead is how much of a streamed message is searched for its
+// frontmatter, as much as a listing searches.
+const streamHead = 1 << 20
+
+// streamMessage prints the message at loc as Run prints a smaller one
+// (raw, or the header to stderr and the body to stdout), reading it a
+// chunk at a time so that memory stays bounded whatever its size.
+func (a *app) streamMessage(t *fsutil.Tree, loc inbox.Location, raw bool) error {
+	f, _, err := t.OpenRegular(loc.Path())
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	out := &validUTF8Writer{w: a.stdout}
+	head := make([]byte, streamHead)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return err
+	}
+	head = head[:n]
+	label := loc.Folder + "/" + loc.Name
+	if !raw {
+		if message.IsOutside(loc.Name) {
+			fmt.Fprintf(a.stderr, "# %s (outside: non-canonical filename)\n", label)
+		} else if fields, body, ok := message.Parse(string(head)); !ok {
+			fmt.Fprintf(a.stderr, "# %s (untyped: no frontmatter)\n", label)
+		} else {
+			for k, v := range fields {
+				fields[k] = strings.ToValidUTF8(v, "\uFFFD")
+			}
+			a.printHeader(label, loc.ID, loc.Name, fields)
+			head = head[len(head)-len(body):]
+		}
+	}
+	if _, err := out.Write(head); err != nil {
+		return err
+	}
+	if _, err := io.CopyBuffer(out, f, make([]byte, 256<<10)); err != nil {
+		return err
+	}
+	return out.Flush()
+}
+
+// validUTF8Writer passes bytes on with every run of invalid UTF-8
+// replaced by one U+FFFD, as inbox.Text does to a whole file, across
+// the boundaries of the writes.
+type validUTF8Writer struct {
+	w       io.Writer
+	buf     []byte // the carried bytes, then the current write
+	carry   int    // an incomplete sequence left from the last write
+	lastBad bool   // the last write ended in an invalid run
+}
+
+func (u *validUTF8Writer) Write(p []byte) (int, error) {
+	b := append(u.buf[:u.carry], p...)
+	u.buf = b
+	cut := len(b)
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	if err := u.emit(b[:cut]); err != nil {
+		return 0, err
+	}
+	u.carry = copy(b, b[cut:])
+	return len(p), nil
+}
+
+// Flush writes what is left of an incomplete sequence at the end.
+func (u *validUTF8Writer) Flush() error {
+	err := u.emit(u.buf[:u.carry])
+	u.carry = 0
+	return err
+}
+
+func (u *validUTF8Writer) emit(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	if utf8.Valid(b) {
+		u.lastBad = false
+		_, err := u.w.Write(b)
+		return err
+	}
+	fixed := bytes.ToValidUTF8(b, []byte("\uFFFD"))
+	if r, size := utf8.DecodeRune(b); u.lastBad && r == utf8.RuneError && size == 1 {
+		fixed = fixed[len("\uFFFD"):] // the run goes on from the last write
+	}
+	r, size := utf8.DecodeLastRune(b)
+	u.lastBad = r == utf8.RuneError && size == 1
+	_, err := u.w.Write(fixed)
 	return err
 }
 

@@ -59,6 +59,7 @@
           if (before(tr, rows.children[i])) after = rows.children[i];
         }
         rows.insertBefore(tr, after);
+        ageAll(tr);
         flash(tr);
       },
       remove: function (d) {
@@ -68,6 +69,7 @@
       },
       summary: function (d) {
         document.getElementById("summary").innerHTML = d.html;
+        ageAll(document.getElementById("summary"));
         document.title = (d.alarm > 0 ? "(" + d.alarm + ") " : "") + "st dashboard";
       }
     });
@@ -108,10 +110,12 @@
     follow("/events?agent=" + encodeURIComponent(body.dataset.agent) + "&v=" + encodeURIComponent(body.dataset.version), {
       live: function (d) {
         document.getElementById("state").innerHTML = d.state;
+        ageAll(document.getElementById("state"));
         var live = document.getElementById("live");
         var open = {};
         live.querySelectorAll("details[open] .meta a").forEach(function (a) { open[a.textContent] = true; });
         live.innerHTML = d.html;
+        ageAll(live);
         live.querySelectorAll("details .meta a").forEach(function (a) {
           if (open[a.textContent]) a.closest("details").open = true;
         });
@@ -158,16 +162,18 @@
     return Math.floor(s / 86400) + "d";
   }
   // (Rows are rendered once per change, so their times start out as old
-  // as the rendering: age them at once, then every few seconds.)
-  function ageAll() {
-    document.querySelectorAll("time[data-ms]").forEach(function (t) {
-      t.textContent = span(Math.max(0, Date.now() - Number(t.dataset.ms)) / 1000) + " ago";
+  // as the rendering: age them at once, and each part the stream
+  // inserts, then every few seconds.) The server renders the same words.
+  function ageAll(root) {
+    var now = Date.now();
+    (root || document).querySelectorAll("time[data-ms]").forEach(function (t) {
+      t.textContent = span(Math.max(0, now - Number(t.dataset.ms)) / 1000) + " ago";
     });
-    document.querySelectorAll("time[data-due]").forEach(function (t) {
-      var s = (Number(t.dataset.due) - Date.now()) / 1000;
-      t.textContent = s > 0 ? "in " + span(s) : "now";
+    (root || document).querySelectorAll("time[data-due]").forEach(function (t) {
+      var s = (Number(t.dataset.due) - now) / 1000;
+      t.textContent = s > 0 ? "next in " + span(s) : "overdue since " + span(-s) + " ago";
     });
   }
   ageAll();
-  setInterval(ageAll, 5000);
+  setInterval(function () { ageAll(); }, 5000);
 })();

@@ -145,6 +145,11 @@ func (t *Tree) ReadRange(rel string, off, limit int64) ([]byte, fs.FileInfo, err
 	return buf[:k], fi, nil
 }
 
+// OpenRegular opens rel for reading only if it is a regular file (never
+// following a final symlink, never blocking on a FIFO), for a reader that
+// streams a file too big to hold; the caller closes it.
+func (t *Tree) OpenRegular(rel string) (*os.File, fs.FileInfo, error) { return t.openRegular(rel) }
+
 func (t *Tree) openRegular(rel string) (*os.File, fs.FileInfo, error) {
 	f, err := t.root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {

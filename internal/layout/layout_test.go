@@ -3,6 +3,7 @@ package layout
 import (
 	"errors"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,10 +120,13 @@ func TestEnvRoot(t *testing.T) {
 }
 
 func TestEnvHomeUnset(t *testing.T) {
-	home, err := os.UserHomeDir()
-	if err != nil {
+	// The fallback is the account's passwd entry, not $HOME: the test
+	// runs with whatever HOME its caller set (a container's -e HOME=...).
+	u, err := user.Current()
+	if err != nil || u.HomeDir == "" {
 		t.Skip("no account home:", err)
 	}
+	home := u.HomeDir
 	e := NewEnv(envOf(map[string]string{}), nil)
 	if got := e.Home(); got != home {
 		t.Errorf("Home() with HOME unset = %q, want %q", got, home)
