@@ -35,6 +35,11 @@ const (
 // WriteAtomic replaces rel with data: a temp dot-file in the same folder
 // is written, fsynced and renamed over rel, then the folder is fsynced.
 // The folder must exist. On error nothing is left behind.
+//
+// The new file's modification time is strictly later than the one it
+// replaces (NextModTime), so a sync that keeps the newer of two copies
+// (rsync --update) can tell every rewrite from the copy before it, even
+// two rewrites within one tick of the filesystem's coarse clock.
 func (t *Tree) WriteAtomic(rel string, data []byte) error {
 	return t.pathError("write", rel, t.writeAtomic(rel, data))
 }
@@ -56,10 +61,33 @@ func (t *Tree) writeAtomic(rel string, data []byte) error {
 	if _, err := pf.Write(data); err != nil {
 		return err
 	}
+	var prev time.Time
+	if fi, err := sub.Lstat(name); err == nil {
+		prev = fi.ModTime()
+	}
+	if err := setModTime(pf.File, NextModTime(prev, time.Now())); err != nil {
+		return err
+	}
 	if err := pf.CloseAtomicallyReplace(); err != nil {
 		return err
 	}
 	return syncRoot(sub)
+}
+
+// ModTimeStep is how much later than the copy it replaces a rewrite's
+// modification time is at least.
+const ModTimeStep = time.Millisecond
+
+// NextModTime is the modification time of a rewrite made at now of a
+// file whose current one is prev (zero when there is none): now, or
+// prev plus ModTimeStep when the clock has not moved past prev (a coarse
+// filesystem clock, two writes in one tick, a clock set back, or a copy
+// that came from a host whose clock is ahead).
+func NextModTime(prev, now time.Time) time.Time {
+	if next := prev.Add(ModTimeStep); !prev.IsZero() && !now.After(prev) {
+		return next
+	}
+	return now
 }
 
 // isReplaceTemp matches renameio's temp names for target: "." + target
