@@ -363,7 +363,7 @@ func envMeaning(v string) string {
 	case "CLAUDE_CODE_SESSION_ID":
 		return "the Claude Code session, when the payload does not say"
 	case "XDG_STATE_HOME":
-		return "where per-session cursors live (default ~/.local/state)"
+		return "where per-session cursors and the marks of which agents live here are kept (default ~/.local/state)"
 	case "HOME":
 		return "the base of the default root and config folders"
 	case "PATH":

@@ -31,6 +31,7 @@ func (c *statusCmd) Run(a *app) error {
 	if err := status.Set(t, id, *c.Set); err != nil {
 		return err
 	}
+	a.markHome(id)
 	_, err = fmt.Fprintf(a.stdout, "status: %s\n", *c.Set)
 	return err
 }

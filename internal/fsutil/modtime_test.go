@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// Every rewrite and every append leaves a modification time strictly
-// later than the one before, however fast they come and even when the
+// Every rewrite and every append leaves a modification time in a later
+// second than the one before (all rsync --update compares), however fast they come and even when the
 // file came from a clock that runs ahead: a sync keeping the newer copy
 // must be able to tell each version from the one before.
 func TestRewritesMoveModTimeForward(t *testing.T) {
@@ -27,22 +27,22 @@ func TestRewritesMoveModTimeForward(t *testing.T) {
 		return fi.ModTime()
 	}
 	var prev time.Time
-	for i := range 50 {
+	for i := range 5 {
 		if err := tr.WriteAtomic("status", []byte{byte('a' + i%26)}); err != nil {
 			t.Fatal(err)
 		}
-		if got := mtime("status"); !got.After(prev) {
+		if got := mtime("status"); got.Unix() <= prev.Unix() {
 			t.Fatalf("write %d: mtime %v, not after %v", i, got, prev)
 		} else {
 			prev = got
 		}
 	}
 	prev = time.Time{}
-	for i := range 50 {
+	for i := range 5 {
 		if err := tr.AppendLine(context.Background(), "log.jsonl", []byte("{}\n")); err != nil {
 			t.Fatal(err)
 		}
-		if got := mtime("log.jsonl"); !got.After(prev) {
+		if got := mtime("log.jsonl"); got.Unix() <= prev.Unix() {
 			t.Fatalf("append %d: mtime %v, not after %v", i, got, prev)
 		} else {
 			prev = got

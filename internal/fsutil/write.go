@@ -36,7 +36,7 @@ const (
 // is written, fsynced and renamed over rel, then the folder is fsynced.
 // The folder must exist. On error nothing is left behind.
 //
-// The new file's modification time is strictly later than the one it
+// The new file's modification time is in a later second than the one it
 // replaces (NextModTime), so a sync that keeps the newer of two copies
 // (rsync --update) can tell every rewrite from the copy before it, even
 // two rewrites within one tick of the filesystem's coarse clock.
@@ -75,19 +75,23 @@ func (t *Tree) writeAtomic(rel string, data []byte) error {
 }
 
 // ModTimeStep is how much later than the copy it replaces a rewrite's
-// modification time is at least.
-const ModTimeStep = time.Millisecond
+// modification time is at least: one second, because that is all rsync
+// --update compares (a copy in the same second as the receiver's is not
+// "older" to it, and then one of a different size is copied over it).
+const ModTimeStep = time.Second
 
 // NextModTime is the modification time of a rewrite made at now of a
-// file whose current one is prev (zero when there is none): now, or
-// prev plus ModTimeStep when the clock has not moved past prev (a coarse
-// filesystem clock, two writes in one tick, a clock set back, or a copy
-// that came from a host whose clock is ahead).
+// file whose current one is prev (zero when there is none): now, or the
+// second after prev's when the clock has not moved into a later second
+// (two writes in one second, a clock set back, or a copy that came from
+// a host whose clock is ahead). A burst of rewrites runs the file's time
+// ahead of the clock by a second each, which the next quiet second
+// takes back.
 func NextModTime(prev, now time.Time) time.Time {
-	if next := prev.Add(ModTimeStep); !prev.IsZero() && !now.After(prev) {
-		return next
+	if prev.IsZero() || now.Unix() > prev.Unix() {
+		return now
 	}
-	return now
+	return time.Unix(prev.Unix()+1, 0)
 }
 
 // isReplaceTemp matches renameio's temp names for target: "." + target
