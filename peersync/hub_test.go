@@ -33,7 +33,7 @@ var numberOfFiles = regexp.MustCompile(`(?m)^Number of files: ([\d,]+)`)
 // starts with half a day of the spoke's records in the old
 // one-file-per-sync format (as older versions left them, 8,640 at one
 // sync every 5 s) and archived messages' inbox twins; then the spoke
-// runs 150 push-and-pull cycles (ST_HUB_CYCLES) on a clock that moves 5 s each.
+// runs 100 push-and-pull cycles (ST_HUB_CYCLES) on a clock that moves 5 s each.
 // Without anyone running st on the hub, it ends holding one record per
 // host and no twins, and a pull lists as many files in the last cycle
 // as in the first ones: the cost of a cycle does not grow with age.
@@ -85,7 +85,7 @@ func TestHubStaysSmallBySpokesAlone(t *testing.T) {
 
 	cfg := writePeers(t, "hub: local:"+hub.root+"\n")
 	spoke.s.ConfigDir = cfg
-	cycles := 150
+	cycles := 100
 	if n, err := strconv.Atoi(os.Getenv("ST_HUB_CYCLES")); err == nil && n > 2 {
 		cycles = n
 	}

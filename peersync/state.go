@@ -150,13 +150,17 @@ func (s *Syncer) twinCandidates() []string {
 		if strings.HasPrefix(id, ".") {
 			continue
 		}
-		archived, err := t.ReadDirNames(id + "/archive")
-		if err != nil || len(archived) == 0 {
+		in, err := t.ReadDirNames(id + "/inbox")
+		if err != nil || len(in) == 0 {
 			continue
 		}
-		in, _ := t.ReadDirNames(id + "/inbox")
+		archived, _ := t.ReadDirNames(id + "/archive")
+		isArchived := make(map[string]bool, len(archived))
+		for _, n := range archived {
+			isArchived[n] = true
+		}
 		for _, n := range in {
-			if slices.Contains(archived, n) {
+			if isArchived[n] {
 				out = append(out, id+"/inbox/"+n)
 			}
 		}

@@ -67,7 +67,11 @@ func (t *Tree) AppendLine(ctx context.Context, rel string, record []byte) error 
 		f.Close()
 		return err
 	}
-	if err := setModTime(f, NextModTime(fi.ModTime(), time.Now())); err != nil {
+	var prev time.Time
+	if fi.Size() > 0 { // a file this call created has no earlier version
+		prev = fi.ModTime()
+	}
+	if err := setModTime(f, NextModTime(prev, time.Now())); err != nil {
 		f.Close()
 		return err
 	}
