@@ -308,3 +308,17 @@ func TestSSHStateInterleavings(t *testing.T) {
 		})
 	}
 }
+
+// The same interleavings over local: peers (the state model does not
+// depend on the transport), quicker, so scripts/syncfaults can run all
+// 720 orders.
+func TestStateInterleavingsLocal(t *testing.T) {
+	spec := func(m *machine) string { return "local:" + m.root }
+	for _, hub := range []bool{true, false} {
+		name := map[bool]string{true: "hub", false: "mesh"}[hub]
+		t.Run(name, func(t *testing.T) {
+			n := runInterleavings(t, hub, spec, stateRounds())
+			t.Logf("result: %s over local peers, 3 hosts, %d interleavings of 6 push/pull steps around writes of status, now.md, a decision and an event line: %d reversions", name, stateRounds(), n)
+		})
+	}
+}
