@@ -30,6 +30,9 @@ type Agent struct {
 	// this store's copy of its data is; set by SetHosts, absent when no
 	// host's st sync has claimed the agent.
 	Host *fleet.Host `json:"host,omitempty"`
+	// AlsoClaimedBy lists the other hosts where the agent wrote its own
+	// state lately (fleet.OtherClaims): it runs on more than one.
+	AlsoClaimedBy []string `json:"alsoClaimedBy,omitempty"`
 }
 
 // Enriched is an Agent with its activity summary.
@@ -105,6 +108,7 @@ func SetHosts(list []Agent, f fleet.Fleet) {
 	for i := range list {
 		if h, ok := f.AgentHost(list[i].Identity); ok {
 			list[i].Host = &h
+			list[i].AlsoClaimedBy = f.OtherClaims(list[i].Identity)
 		}
 	}
 }

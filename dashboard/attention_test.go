@@ -272,7 +272,7 @@ func TestPeers(t *testing.T) {
 		{Host: "build-2", At: ms(3 * time.Minute), Agents: map[string]int64{"bob": 1}},
 		{Host: "laptop", At: ms(time.Hour), Agents: map[string]int64{"carol": 1}},
 	} {
-		if err := hostfleet.Write(tr, r); err != nil {
+		if _, err := hostfleet.Write(tr, r); err != nil {
 			t.Fatal(err)
 		}
 	}

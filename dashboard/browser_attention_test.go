@@ -115,7 +115,7 @@ func attentionStore(t *testing.T) string {
 		{Host: "build-2", At: ago(2 * time.Minute).UnixMilli(), Agents: map[string]int64{"apis": 1}},
 		{Host: "laptop", At: ago(time.Hour).UnixMilli(), Agents: map[string]int64{"off": 1}},
 	} {
-		if err := hostfleet.Write(tr, r); err != nil {
+		if _, err := hostfleet.Write(tr, r); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,29 +45,84 @@ func TestParseStaleAfter(t *testing.T) {
 	}
 }
 
-// The newest record of a host wins; older ones are pruned, and one that
-// comes back (from a peer that still had it) loses again.
-func TestNewestRecordWinsAndOldOnesGo(t *testing.T) {
+// A host has one current record, replaced; the legacy one-file-per-sync
+// records are read (the newest wins by At) and pruned once a current
+// record is as new, and one that comes back from a peer loses again.
+func TestOneRecordPerHostAndLegacyOnesGo(t *testing.T) {
 	tr := tree(t)
-	for _, at := range []int64{1000, 3000, 2000} {
-		if err := Write(tr, Record{Host: "b", At: at, Agents: map[string]int64{"bob": at}}); err != nil {
+	plant := func(host string, at int64) {
+		dir := filepath.Join(tr.Base(), Dir, host)
+		os.MkdirAll(dir, 0o777)
+		data := fmt.Sprintf(`{"host":%q,"at":%d,"lastOK":%d,"agents":{"bob":1}}`, host, at, at)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprint(at)+".json"), []byte(data), 0o666); err != nil {
 			t.Fatal(err)
 		}
 	}
-	names, _ := tr.ReadDirNames(Dir + "/b")
-	// 2000 is older than the 3000 already there: written as 3001.
-	if !slices.Equal(names, []string{"3001.json"}) {
-		t.Errorf("records = %v", names)
+	for _, at := range []int64{1000, 3000, 2000} {
+		plant("b", at)
+		plant("old", at)
 	}
-	if err := os.WriteFile(filepath.Join(tr.Base(), Dir, "b", "1000.json"), []byte(`{"host":"b","at":1000}`), 0o666); err != nil {
+	recs := Records(tr)
+	if r := recs["b"]; r.At != 3000 || r.LastPush != 3000 || r.LastPull != 3000 {
+		t.Errorf("legacy record read as %+v", r)
+	}
+	removed, err := Write(tr, Record{Host: "b", At: 2500, LastPush: 2400, Agents: map[string]int64{"bob": 2400}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if r := Records(tr)["b"]; r.At != 3001 {
-		t.Errorf("newest = %+v", r)
+	// The legacy 3000 was newer: the current record is written at 3001,
+	// and every legacy record of b goes; old keeps its newest only.
+	want := []string{Dir + "/b/1000.json", Dir + "/b/2000.json", Dir + "/b/3000.json", Dir + "/old/1000.json", Dir + "/old/2000.json"}
+	if !slices.Equal(removed, want) {
+		t.Errorf("removed %v, want %v", removed, want)
 	}
-	Prune(tr)
-	if names, _ := tr.ReadDirNames(Dir + "/b"); !slices.Equal(names, []string{"3001.json"}) {
-		t.Errorf("after prune: %v", names)
+	if r := Records(tr)["b"]; r.At != 3001 || r.LastOK != 2400 {
+		t.Errorf("current = %+v", r)
+	}
+	plant("b", 1500) // back from a peer
+	if r := Records(tr)["b"]; r.At != 3001 {
+		t.Errorf("a returning legacy record won: %+v", r)
+	}
+	if got := Prune(tr); !slices.Equal(got, []string{Dir + "/b/1500.json"}) {
+		t.Errorf("prune removed %v", got)
+	}
+	for i := range 100 {
+		Write(tr, Record{Host: "b", At: int64(4000 + i), Agents: map[string]int64{}})
+	}
+	names, _ := tr.ReadDirNames(Dir)
+	slices.Sort(names)
+	if !slices.Equal(names, []string{"b", "b.json", "old"}) {
+		t.Errorf("after 100 writes the folder holds %v", names)
+	}
+}
+
+// A forgotten host's records are ignored and pruned until it writes a
+// newer one.
+func TestForgetDropsAHostUntilItComesBack(t *testing.T) {
+	tr := tree(t)
+	Write(tr, Record{Host: "gone", At: 1000, Agents: map[string]int64{"bob": 900}})
+	Write(tr, Record{Host: "here", At: 1000, Agents: map[string]int64{"alice": 900}})
+	removed, err := Forget(tr, "gone", time.UnixMilli(2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(removed, []string{RecordPath("gone")}) {
+		t.Errorf("removed %v", removed)
+	}
+	if _, ok := Records(tr)["gone"]; ok {
+		t.Error("a forgotten host still has a record")
+	}
+	// A peer that still has the record brings it back: it stays ignored.
+	os.WriteFile(filepath.Join(tr.Base(), RecordPath("gone")), []byte(`{"host":"gone","at":1000,"agents":{"bob":900}}`), 0o666)
+	if _, ok := Records(tr)["gone"]; ok {
+		t.Error("a forgotten host's record counted again")
+	}
+	Write(tr, Record{Host: "gone", At: 3000, Agents: map[string]int64{}})
+	if _, ok := Records(tr)["gone"]; !ok {
+		t.Error("a host that syncs after being forgotten is not back")
+	}
+	if _, err := Forget(tr, "../x", time.Now()); err == nil {
+		t.Error("forgot a bad host name")
 	}
 }
 
@@ -89,8 +145,8 @@ func TestReadSaysWhereAgentsLiveAndFlagsStale(t *testing.T) {
 	tr := tree(t)
 	now := time.UnixMilli(10_000_000)
 	ms := now.UnixMilli()
-	Write(tr, Record{Host: "laptop", At: ms - 1000, LastOK: ms - 2000, Agents: map[string]int64{"alice": 5, "shared": 7}})
-	Write(tr, Record{Host: "build", At: ms - 3_600_000, LastOK: ms - 3_600_000, Agents: map[string]int64{"bob": 9, "shared": 6}})
+	Write(tr, Record{Host: "laptop", At: ms - 1000, LastPush: ms - 2000, LastPull: ms - 1500, Agents: map[string]int64{"alice": 5, "shared": 6}})
+	Write(tr, Record{Host: "build", At: ms - 3_600_000, LastPush: ms - 3_600_000, Agents: map[string]int64{"bob": 9, "shared": 7}})
 	Write(tr, Record{Host: "fresh", At: ms - 60_000, Agents: map[string]int64{}})
 	f := Read(tr, "laptop", now, 30*time.Minute)
 	want := []struct {
@@ -121,6 +177,52 @@ func TestReadSaysWhereAgentsLiveAndFlagsStale(t *testing.T) {
 		t.Errorf("never-synced local host = %+v", h)
 	}
 	if got := (Host{Name: "b", SyncedAt: &ms, Stale: true}).Ago(now.Add(90 * time.Minute)); got != "b, synced 1h ago, STALE" {
+		t.Errorf("Ago = %q", got)
+	}
+}
+
+// The newest claim of an agent wins (its newest own write), and two
+// hosts claiming one agent close together are reported, not hidden.
+func TestNewestClaimWinsAndDoubleClaimsShow(t *testing.T) {
+	tr := tree(t)
+	hour := DoubleClaimWindow.Milliseconds()
+	Write(tr, Record{Host: "a", At: 10 * hour, Agents: map[string]int64{"bob": 5 * hour, "moved": 1 * hour, "both": 9 * hour}})
+	Write(tr, Record{Host: "b", At: 10 * hour, Agents: map[string]int64{"bob": 5*hour + 1, "moved": 8 * hour, "both": 9*hour - 1}})
+	f := Read(tr, "a", time.UnixMilli(10*hour), 0)
+	for id, want := range map[string]string{"bob": "b", "moved": "b", "both": "a"} {
+		if h, ok := f.AgentHost(id); !ok || h.Name != want {
+			t.Errorf("%s lives on %+v, want %s", id, h, want)
+		}
+	}
+	for id, want := range map[string][]string{"bob": {"a"}, "moved": nil, "both": {"b"}} {
+		if got := f.OtherClaims(id); !slices.Equal(got, want) {
+			t.Errorf("OtherClaims(%s) = %v, want %v", id, got, want)
+		}
+	}
+}
+
+// A host whose pushes fail says so, and is not "synced 0s ago" because
+// its pulls work.
+func TestFailingPushesShow(t *testing.T) {
+	tr := tree(t)
+	now := time.UnixMilli(10_000_000)
+	ms := now.UnixMilli()
+	Write(tr, Record{Host: "a", At: ms, LastPush: ms - 600_000, PushFailing: ms - 120_000, LastPull: ms, Agents: map[string]int64{}})
+	h := Read(tr, "a", now, 0).Hosts[0]
+	if h.Failing != "push" || !h.Stale || *h.SyncedAt != ms-600_000 || *h.PulledAt != ms {
+		t.Errorf("host = %+v", h)
+	}
+	if got := h.Ago(now); got != "a (here), synced 10m ago, PUSH FAILING for 2m, STALE" {
+		t.Errorf("Ago = %q", got)
+	}
+	// Only pulls (a pull-only cron): up to date as of the last pull.
+	Write(tr, Record{Host: "a", At: ms, LastPull: ms - 1000, Agents: map[string]int64{}})
+	if h := Read(tr, "a", now, 0).Hosts[0]; h.Stale || *h.SyncedAt != ms-1000 {
+		t.Errorf("pull-only host = %+v", h)
+	}
+	// Pushes never worked: never synced.
+	Write(tr, Record{Host: "a", At: ms, LastPull: ms, PushFailing: ms - 5000, Agents: map[string]int64{}})
+	if got := Read(tr, "a", now, 0).Hosts[0].Ago(now); got != "a (here), never synced, PUSH FAILING for 5s, STALE" {
 		t.Errorf("Ago = %q", got)
 	}
 }

@@ -21,14 +21,24 @@ type Host struct {
 	// transfer, for another host the moment of its newest record here.
 	// Nil when there has been none.
 	SyncedAt *int64 `json:"syncedAt"`
-	// Stale is set when SyncedAt is missing or older than the limit.
+	// Stale is set when SyncedAt is missing or older than the limit, or
+	// when the host's pushes or pulls are failing.
 	Stale bool `json:"stale"`
+	// PushedAt and PulledAt (unix ms) are the host's last successful push
+	// and pull, as its newest record here says; nil when none.
+	PushedAt *int64 `json:"pushedAt,omitempty"`
+	PulledAt *int64 `json:"pulledAt,omitempty"`
+	// Failing is "push", "pull" or "push and pull" while the host's
+	// transfers in that direction fail (since FailingSince, unix ms).
+	Failing      string `json:"failing,omitempty"`
+	FailingSince *int64 `json:"failingSince,omitempty"`
 }
 
 // Fleet is the hosts known to a store and which one each agent lives on.
 type Fleet struct {
-	Hosts  []Host            // sorted by name
-	agents map[string]string // agent id -> host name
+	Hosts  []Host              // sorted by name
+	agents map[string]string   // agent id -> host name
+	others map[string][]string // agent id -> the other hosts claiming it lately
 }
 
 // Read builds the fleet view of the store for the machine named local
@@ -40,21 +50,62 @@ func Read(t *fsutil.Tree, local string, now time.Time, staleAfter time.Duration)
 		staleAfter = DefaultStaleAfter
 	}
 	recs := Records(t)
-	f := Fleet{agents: Owners(recs)}
+	f := Fleet{agents: Owners(recs), others: DoubleClaims(recs)}
 	for name, r := range recs {
 		h := Host{Name: name, Local: name == local}
 		at := r.At
 		if h.Local {
-			at = r.LastOK
+			at = localSynced(r)
 		}
 		if at > 0 {
 			h.SyncedAt = &at
 		}
-		h.Stale = at == 0 || now.Sub(time.UnixMilli(at)) > staleAfter
+		if r.LastPush > 0 {
+			h.PushedAt = &r.LastPush
+		}
+		if r.LastPull > 0 {
+			h.PulledAt = &r.LastPull
+		}
+		var failing []string
+		var since int64
+		for _, d := range []struct {
+			name string
+			at   int64
+		}{{"push", r.PushFailing}, {"pull", r.PullFailing}} {
+			if d.at > 0 {
+				failing = append(failing, d.name)
+				if since == 0 || d.at < since {
+					since = d.at
+				}
+			}
+		}
+		if len(failing) > 0 {
+			h.Failing, h.FailingSince = strings.Join(failing, " and "), &since
+		}
+		h.Stale = at == 0 || now.Sub(time.UnixMilli(at)) > staleAfter || h.Failing != ""
 		f.Hosts = append(f.Hosts, h)
 	}
 	slices.SortFunc(f.Hosts, func(a, b Host) int { return strings.Compare(a.Name, b.Name) })
 	return f
+}
+
+// localSynced is when this machine's store was last brought up to date:
+// the older of its last push and last pull, leaving out a direction it
+// never tried (a host that only pulls), 0 when a direction it tried never
+// worked. A host whose pushes fail is not up to date because its pulls
+// work.
+func localSynced(r Record) int64 {
+	at := int64(-1)
+	for _, d := range [][2]int64{{r.LastPush, r.PushFailing}, {r.LastPull, r.PullFailing}} {
+		switch ok, failing := d[0], d[1]; {
+		case ok == 0 && failing == 0:
+		case ok == 0:
+			return 0
+		case at < 0 || ok < at:
+			at = ok
+		}
+	}
+	return max(at, 0)
 }
 
 // AgentHost returns the host agent id lives on, if any host claims it.
@@ -71,20 +122,52 @@ func (f Fleet) AgentHost(id string) (Host, bool) {
 	return Host{}, false
 }
 
-// Owners maps each claimed agent to its host: the earliest claim wins,
-// ties go to the host whose name sorts first.
+// OtherClaims lists the hosts other than its home that claim agent id
+// with a claim close to the home's (DoubleClaimWindow), sorted: the agent
+// writes on more than one host.
+func (f Fleet) OtherClaims(id string) []string { return f.others[id] }
+
+// Owners maps each claimed agent to its host: the newest claim (the
+// agent's newest own write) wins, so an agent that moves to another host
+// lives there from its first write there; ties go to the host whose name
+// sorts first.
 func Owners(recs map[string]Record) map[string]string {
 	owner := map[string]string{}
 	when := map[string]int64{}
 	for host, r := range recs {
 		for id, at := range r.Agents {
 			prev, ok := owner[id]
-			if !ok || at < when[id] || at == when[id] && host < prev {
+			if !ok || at > when[id] || at == when[id] && host < prev {
 				owner[id], when[id] = host, at
 			}
 		}
 	}
 	return owner
+}
+
+// DoubleClaimWindow is how close to the winning claim another host's
+// claim of the same agent must be to count as a double claim rather
+// than a home the agent has left: an agent active on two hosts refreshes
+// both claims every few minutes (home.go).
+const DoubleClaimWindow = time.Hour
+
+// DoubleClaims maps each agent that more than one host claims within
+// DoubleClaimWindow of its newest claim to those other hosts, sorted.
+func DoubleClaims(recs map[string]Record) map[string][]string {
+	owners := Owners(recs)
+	out := map[string][]string{}
+	for host, r := range recs {
+		for id, at := range r.Agents {
+			home := owners[id]
+			if host != home && recs[home].Agents[id]-at <= DoubleClaimWindow.Milliseconds() {
+				out[id] = append(out[id], host)
+			}
+		}
+	}
+	for _, hs := range out {
+		slices.Sort(hs)
+	}
+	return out
 }
 
 // Local is this machine's host name: name (the caller's ST_HOST) when
@@ -110,7 +193,8 @@ func ParseStaleAfter(s string) time.Duration {
 }
 
 // Ago describes a host's freshness for people: "synced 3m ago", with
-// "here" for this machine and "STALE" when it is stale.
+// "here" for this machine, "PUSH FAILING for 2m" while its pushes fail
+// and "STALE" when it is stale.
 func (h Host) Ago(now time.Time) string {
 	s := h.Name
 	if h.Local {
@@ -120,6 +204,12 @@ func (h Host) Ago(now time.Time) string {
 		s += ", never synced"
 	} else {
 		s += ", synced " + age(now.Sub(time.UnixMilli(*h.SyncedAt))) + " ago"
+	}
+	if h.Failing != "" {
+		s += ", " + strings.ToUpper(h.Failing) + " FAILING"
+		if h.FailingSince != nil {
+			s += " for " + age(now.Sub(time.UnixMilli(*h.FailingSince)))
+		}
 	}
 	if h.Stale {
 		s += ", STALE"

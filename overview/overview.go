@@ -37,6 +37,7 @@ func SetFleet(o *Overview, f fleet.Fleet) {
 	for i := range o.Members {
 		if h, ok := f.AgentHost(o.Members[i].Identity); ok {
 			o.Members[i].Host = &h
+			o.Members[i].AlsoClaimedBy = f.OtherClaims(o.Members[i].Identity)
 		}
 	}
 	o.Hosts = f.Hosts
@@ -250,6 +251,9 @@ func Text(o Overview, now time.Time) string {
 		s += waitingNote(m.Waiting, nowMs)
 		if m.Host != nil {
 			s += "  on " + m.Host.Name
+			if len(m.AlsoClaimedBy) > 0 {
+				s += " (ALSO WRITES ON " + strings.Join(m.AlsoClaimedBy, ", ") + ")"
+			}
 		}
 		line(s)
 	}

@@ -15,10 +15,13 @@ import (
 	"testing"
 	"time"
 
+	agentctx "github.com/smalltalk-go/st/context"
+	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/sshtest"
 	"github.com/smalltalk-go/st/message"
+	"github.com/smalltalk-go/st/status"
 )
 
 // faultRuns is how many killed syncs TestSSHFaults makes: a few in the
@@ -105,6 +108,83 @@ func archiver(m *machine, stop <-chan struct{}, wg *sync.WaitGroup) {
 	}
 }
 
+// stateWriter is one agent rewriting its own state at home: its status,
+// now.md (which names a version) and now and then a decision, as
+// st status --set and st context do, with the home mark they leave.
+type stateWriter struct {
+	m     *machine
+	agent string
+	mu    sync.Mutex
+	v     int    // versions written
+	now   string // the newest now.md
+	decs  int    // decisions written
+	seen  map[*machine]int
+	// reverted counts the times a host held an older now.md than it had
+	// held before, or the home host not its own newest.
+	reverted int
+}
+
+func (w *stateWriter) run(t *testing.T, stop <-chan struct{}, wg *sync.WaitGroup) {
+	defer wg.Done()
+	tree, err := fsutil.OpenOrCreate(w.m.root)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer tree.Close()
+	tree.MkdirAll(w.agent + "/context")
+	for {
+		select {
+		case <-stop:
+			return
+		case <-time.After(time.Duration(30+rand.IntN(60)) * time.Millisecond):
+		}
+		w.mu.Lock()
+		w.v++
+		body := fmt.Sprintf("%s v%d\n", w.agent, w.v)
+		err := status.Set(tree, w.agent, stateStates[w.v%len(stateStates)])
+		if err == nil {
+			_, err = agentctx.WriteNow(tree, w.agent, []byte(body))
+		}
+		if err == nil && w.v%5 == 0 {
+			if _, err = agentctx.Append(tree, w.agent, fmt.Sprintf("decision %d", w.v), "faults", time.Now()); err == nil {
+				w.decs++
+			}
+		}
+		if err == nil {
+			w.now = body
+			err = fleet.MarkHome(w.m.s.StateDir, w.m.root, w.agent, time.Now())
+		}
+		w.mu.Unlock()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+	}
+}
+
+// check looks at the agent's now.md on m: the home host holds its
+// newest write, and no host holds an older version than it did before.
+func (w *stateWriter) check(t *testing.T, m *machine, when string) {
+	t.Helper()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	data, err := os.ReadFile(filepath.Join(m.root, w.agent, "context/now.md"))
+	if err != nil {
+		return // not there yet
+	}
+	if m == w.m && string(data) != w.now {
+		w.reverted++
+		t.Errorf("%s: the home host holds %s's now.md %q, wrote %q", when, w.agent, data, w.now)
+	}
+	v := versionOf(data)
+	if v < w.seen[m] {
+		w.reverted++
+		t.Errorf("%s: %s's now.md went back from v%d to v%d", when, w.agent, w.seen[m], v)
+	}
+	w.seen[m] = max(w.seen[m], v)
+}
+
 // checkNoTorn fails for any file at a canonical name that is not, byte
 // for byte, a message that was sent under that name.
 func checkNoTorn(t *testing.T, m *machine, l *ledger, when string) {
@@ -183,10 +263,15 @@ func TestSSHFaults(t *testing.T) {
 	l := &ledger{sent: map[string][]byte{}}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Add(3)
+	// alice lives on A, bob on B: each rewrites its state at home.
+	writers := []*stateWriter{{m: a, agent: "alice", seen: map[*machine]int{}}, {m: b, agent: "bob", seen: map[*machine]int{}}}
+	wg.Add(5)
 	go sender(t, a, l, "from-a", stop, &wg)
 	go sender(t, b, l, "from-b", stop, &wg)
 	go archiver(b, stop, &wg)
+	for _, w := range writers {
+		go w.run(t, stop, &wg)
+	}
 	var once sync.Once
 	halt := func() { once.Do(func() { close(stop); wg.Wait() }) }
 	t.Cleanup(halt)
@@ -239,6 +324,10 @@ func TestSSHFaults(t *testing.T) {
 		}
 		checkNoTorn(t, a, l, fmt.Sprintf("run %d, A", run))
 		checkNoTorn(t, b, l, fmt.Sprintf("run %d, B", run))
+		for _, w := range writers {
+			w.check(t, a, fmt.Sprintf("run %d, A", run))
+			w.check(t, b, fmt.Sprintf("run %d, B", run))
+		}
 		if t.Failed() {
 			t.Fatalf("run %d:\nA log:\n%s\nB log:\n%s", run, a.log, b.log)
 		}
@@ -288,6 +377,23 @@ func TestSSHFaults(t *testing.T) {
 	}
 	checkNoTorn(t, a, l, "after")
 	checkNoTorn(t, b, l, "after")
+	// Every host holds each agent's newest state and every decision.
+	reverted, states := 0, 0
+	for _, w := range writers {
+		for _, m := range []*machine{a, b} {
+			w.check(t, m, "after")
+			data, _ := os.ReadFile(filepath.Join(m.root, w.agent, "context/now.md"))
+			if string(data) != w.now {
+				t.Errorf("after: %s holds %s's now.md %q, the newest is %q", m.s.Host, w.agent, data, w.now)
+			}
+			decs, _ := os.ReadDir(filepath.Join(m.root, w.agent, "context/decisions"))
+			if len(decs) != w.decs {
+				t.Errorf("after: %s holds %d of %s's %d decisions", m.s.Host, len(decs), w.agent, w.decs)
+			}
+		}
+		reverted += w.reverted
+		states += w.v
+	}
 	if len(l.sent) == 0 {
 		t.Fatal("nothing was sent")
 	}
@@ -303,6 +409,6 @@ func TestSSHFaults(t *testing.T) {
 	for i, n := range kills {
 		byKind = append(byKind, fmt.Sprintf("%d %s", n, killNames[i]))
 	}
-	t.Logf("result: %d runs, %d kills (%s), %d syncs failed mid-transfer, %d reported success without the data; %d messages sent, %d lost, %d at two names, %d resurrected, torn none; %d rsync temp files removed once stale",
-		faultRuns(), faultRuns(), strings.Join(byKind, ", "), failed, dishonest, len(l.sent), lost, doubled, resurrected, temps)
+	t.Logf("result: %d runs, %d kills (%s), %d syncs failed mid-transfer, %d reported success without the data; %d messages sent, %d lost, %d at two names, %d resurrected, torn none; %d state rewrites (status, now.md, every 5th a decision), %d reverted; %d rsync temp files removed once stale",
+		faultRuns(), faultRuns(), strings.Join(byKind, ", "), failed, dishonest, len(l.sent), lost, doubled, resurrected, states, reverted, temps)
 }

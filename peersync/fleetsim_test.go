@@ -16,10 +16,13 @@ import (
 	"testing"
 	"time"
 
+	agentctx "github.com/smalltalk-go/st/context"
+	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/sshtest"
 	"github.com/smalltalk-go/st/message"
+	"github.com/smalltalk-go/st/status"
 )
 
 // The fleet simulation: N hosts, each a store root reached over the
@@ -48,21 +51,26 @@ type simConfig struct {
 
 type simResult struct {
 	Sent, Lost, Doubled int
-	Median, P99, Max    time.Duration
-	Cycles              int           // host sync cycles run
-	CycleMedian         time.Duration // one host's cycle, sync start to end
-	CycleMax            time.Duration
-	Overruns            int           // cycles longer than the interval
-	BytesPerCycle       float64       // rsync bytes sent + received, per host cycle
-	RsyncPerCycle       float64       // rsync runs per host cycle (each: rsync, ssh, sshd, remote rsync)
-	CPUPerCycle         time.Duration // CPU of those processes, both ends, per host cycle
-	LoadMean, LoadMax   float64       // the machine's 1-minute load average during the run
-	Wall                time.Duration // the whole run, drain included
+	// Rewrites counts the agents' state rewrites (status and now.md, at
+	// home); Reverted the times a host was seen holding an older now.md
+	// than before, or a home host not its own newest; Behind the copies
+	// not at the newest write once the run drained.
+	Rewrites, Reverted, Behind int
+	Median, P99, Max           time.Duration
+	Cycles                     int           // host sync cycles run
+	CycleMedian                time.Duration // one host's cycle, sync start to end
+	CycleMax                   time.Duration
+	Overruns                   int           // cycles longer than the interval
+	BytesPerCycle              float64       // rsync bytes sent + received, per host cycle
+	RsyncPerCycle              float64       // rsync runs per host cycle (each: rsync, ssh, sshd, remote rsync)
+	CPUPerCycle                time.Duration // CPU of those processes, both ends, per host cycle
+	LoadMean, LoadMax          float64       // the machine's 1-minute load average during the run
+	Wall                       time.Duration // the whole run, drain included
 }
 
 func (r simResult) String() string {
-	return fmt.Sprintf("sent %d lost %d doubled %d; readable after median %v p99 %v max %v; %d cycles, cycle median %v max %v, %d over the interval; %.0f rsync bytes, %.1f rsync runs and %v CPU per host cycle; load average %.1f (max %.1f), %v in all",
-		r.Sent, r.Lost, r.Doubled, r.Median.Round(time.Millisecond), r.P99.Round(time.Millisecond), r.Max.Round(time.Millisecond),
+	return fmt.Sprintf("sent %d lost %d doubled %d; %d state rewrites, %d reverted, %d behind at the end; readable after median %v p99 %v max %v; %d cycles, cycle median %v max %v, %d over the interval; %.0f rsync bytes, %.1f rsync runs and %v CPU per host cycle; load average %.1f (max %.1f), %v in all",
+		r.Sent, r.Lost, r.Doubled, r.Rewrites, r.Reverted, r.Behind, r.Median.Round(time.Millisecond), r.P99.Round(time.Millisecond), r.Max.Round(time.Millisecond),
 		r.Cycles, r.CycleMedian.Round(time.Millisecond), r.CycleMax.Round(time.Millisecond), r.Overruns, r.BytesPerCycle, r.RsyncPerCycle, r.CPUPerCycle.Round(time.Millisecond),
 		r.LoadMean, r.LoadMax, r.Wall.Round(time.Second))
 }
@@ -162,7 +170,7 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 		}
 		cfgDir := tb.TempDir()
 		os.WriteFile(filepath.Join(cfgDir, PeersFile), []byte(peers.String()), 0o666)
-		syncers[i] = &Syncer{Root: roots[i], ConfigDir: cfgDir, PathEnv: bin, Stdout: stats, Log: io.Discard, Host: fmt.Sprintf("h%d", i)}
+		syncers[i] = &Syncer{Root: roots[i], ConfigDir: cfgDir, PathEnv: bin, Stdout: stats, Log: io.Discard, Host: fmt.Sprintf("h%d", i), StateDir: tb.TempDir()}
 		t, err := fsutil.OpenOrCreate(roots[i])
 		if err != nil {
 			tb.Fatal(err)
@@ -212,6 +220,111 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 				}
 			})
 		}
+	}
+
+	// State: each host's agents rewrite their status and now.md at home
+	// as often as they send; a checker samples every copy of every
+	// now.md and counts any that went back.
+	type homeState struct {
+		mu     sync.Mutex
+		newest map[string]int // agent -> version of its newest now.md
+	}
+	homes := make([]*homeState, cfg.Hosts)
+	var rewrites atomic.Int64
+	for i := range roots {
+		homes[i] = &homeState{newest: map[string]int{}}
+		wg.Go(func() {
+			t, err := fsutil.Open(roots[i])
+			if err != nil {
+				tb.Error(err)
+				return
+			}
+			defer t.Close()
+			for time.Now().Before(stopSend) {
+				time.Sleep(time.Duration(rand.Int64N(int64(2 * cfg.PerAgent / time.Duration(cfg.Agents)))))
+				id := agent(i, rand.IntN(cfg.Agents))
+				h := homes[i]
+				h.mu.Lock()
+				v := h.newest[id] + 1
+				t.MkdirAll(id + "/context")
+				err := status.Set(t, id, stateStates[v%len(stateStates)])
+				if err == nil {
+					_, err = agentctx.WriteNow(t, id, []byte(fmt.Sprintf("%s v%d\n", id, v)))
+				}
+				if err == nil {
+					h.newest[id] = v
+					err = fleet.MarkHome(syncers[i].StateDir, roots[i], id, time.Now())
+				}
+				h.mu.Unlock()
+				if err != nil {
+					tb.Error(err)
+					return
+				}
+				rewrites.Add(1)
+			}
+		})
+	}
+	var reverted atomic.Int64
+	seen := map[string]int{} // "<host>/<agent>" -> newest version seen there
+	sample := func() {
+		for i, root := range roots {
+			for a := range cfg.Hosts {
+				for j := range cfg.Agents {
+					id := agent(a, j)
+					home := homes[a]
+					if a == i {
+						home.mu.Lock()
+					}
+					data, _ := os.ReadFile(filepath.Join(root, id, "context/now.md"))
+					v := versionOf(data)
+					if a == i {
+						if v != home.newest[id] {
+							reverted.Add(1)
+							tb.Errorf("host %d holds its own %s's now.md v%d, wrote v%d", i, id, v, home.newest[id])
+						}
+						home.mu.Unlock()
+					}
+					key := fmt.Sprintf("%d/%s", i, id)
+					if v < seen[key] {
+						reverted.Add(1)
+						tb.Errorf("host %d: %s's now.md went back from v%d to v%d", i, id, seen[key], v)
+					}
+					seen[key] = max(seen[key], v)
+				}
+			}
+		}
+	}
+	stopSample := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			select {
+			case <-stopSample:
+				return
+			case <-time.After(time.Second):
+				sample()
+			}
+		}
+	}()
+	// behind counts the copies of now.md not at their agent's newest.
+	behind := func() int {
+		n := 0
+		for _, root := range roots {
+			for a := range cfg.Hosts {
+				for j := range cfg.Agents {
+					id := agent(a, j)
+					homes[a].mu.Lock()
+					want := homes[a].newest[id]
+					homes[a].mu.Unlock()
+					data, _ := os.ReadFile(filepath.Join(root, id, "context/now.md"))
+					if versionOf(data) != want {
+						n++
+					}
+				}
+			}
+		}
+		return n
 	}
 
 	// Sync loops.
@@ -281,11 +394,22 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 		time.Sleep(200 * time.Millisecond)
 		done, when = arrived()
 	}
+	// And until every copy of every agent's state is the newest.
+	for behind() > 0 && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Millisecond)
+	}
 	stopSync.Store(true)
 	loops.Wait()
+	close(stopSample)
+	<-sampled
+	sample()
 
 	var r simResult
 	r.Sent = len(ledger)
+	r.Rewrites, r.Reverted, r.Behind = int(rewrites.Load()), int(reverted.Load()), behind()
+	if r.Behind > 0 {
+		tb.Errorf("%d copies of the agents' state are not the newest", r.Behind)
+	}
 	var lat []time.Duration
 	for name, s := range ledger {
 		var st syscall.Stat_t
@@ -422,6 +546,7 @@ func BenchmarkFleetSim(b *testing.B) {
 				b.ReportMetric(float64(r.CycleMedian.Milliseconds()), "cycle-ms")
 				b.ReportMetric(float64(r.CPUPerCycle.Milliseconds()), "cpu-ms/cycle")
 				b.ReportMetric(float64(r.Lost+r.Doubled), "lost+doubled")
+				b.ReportMetric(float64(r.Reverted), "reverted")
 			}
 		})
 	}

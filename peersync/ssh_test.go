@@ -208,4 +208,22 @@ func TestSSHPeerCannotShipUnsafeFiles(t *testing.T) {
 	if !strings.Contains(a.log.String(), `skipping non-regular file "alice/context/now.md"`) {
 		t.Errorf("rsync did not say what it skipped:\n%s", a.log)
 	}
+	if !strings.Contains(a.log.String(), "# pull: skipped alice/inbox/1714826789012-bigbig.md: larger than 256 MiB\n") {
+		t.Errorf("the log does not name the file skipped for size:\n%s", a.log)
+	}
+}
+
+// A fresh account has no store folder yet: the first push creates it,
+// however deep, instead of failing every sync until someone logs in.
+func TestSSHFirstPushCreatesTheStoreFolder(t *testing.T) {
+	srv := sshtest.ForTest(t)
+	a := newMachine(t, t.TempDir())
+	name := a.send("alice", "bob", "first contact\n")
+	fresh := filepath.Join(t.TempDir(), "home", ".local", "state", "smalltalk")
+	if err := a.s.Push(srv.Spec(fresh)); err != nil {
+		t.Fatalf("push to a fresh peer: %v\n%s", err, a.log)
+	}
+	if _, err := os.Stat(filepath.Join(fresh, "bob/inbox", name)); err != nil {
+		t.Errorf("the message did not arrive: %v", err)
+	}
 }

@@ -4,64 +4,87 @@ import (
 	"slices"
 	"time"
 
-	"github.com/smalltalk-go/st/agents"
 	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
 )
 
-// stamp writes this host's fleet record (fleet.Write): before a transfer
-// (ok false), so a push carries it; after a successful one (ok true),
-// moving LastOK. The host claims the agents of the root that no other
-// host claims and that did not first arrive through its own pull
-// (foreign, added to the record's list). Without a Host it does nothing.
-// A failure to write the record does not fail the sync.
-func (s *Syncer) stamp(ok bool, foreign []string) {
-	if s.Host == "" {
-		return
-	}
-	t, err := fsutil.Open(s.Root)
+// outcome is what stamp records about a transfer.
+type outcome int
+
+const (
+	starting outcome = iota // before it: the record a push carries
+	succeeded
+	failed
+)
+
+func outcomeOf(err error) outcome {
 	if err != nil {
-		return
+		return failed
 	}
-	defer t.Close()
-	now := s.now().UnixMilli()
-	recs := fleet.Records(t)
-	own := recs[s.Host]
-	rec := fleet.Record{Host: s.Host, At: now, LastOK: own.LastOK, Agents: map[string]int64{}, Foreign: own.Foreign}
-	for id, at := range own.Agents {
-		rec.Agents[id] = at
-	}
-	for _, id := range foreign {
-		if !slices.Contains(rec.Foreign, id) {
-			rec.Foreign = append(rec.Foreign, id)
-		}
-	}
-	owners := fleet.Owners(recs)
-	for _, id := range agents.IDs(t) {
-		if _, claimed := owners[id]; !claimed && !slices.Contains(rec.Foreign, id) {
-			rec.Agents[id] = now
-		}
-	}
-	if ok {
-		rec.LastOK = now
-	}
-	fleet.Write(t, rec)
+	return succeeded
 }
 
-// unclaimedIDs lists the root's agents no host's record claims.
-func (s *Syncer) unclaimedIDs() []string {
+// stamp writes this host's fleet record (fleet.Write) for a push or a
+// pull: before the transfer, so a push carries it, and after it, moving
+// the direction's last success or noting its failure. The host claims
+// the agents that wrote their own state in this root here (their home
+// marks, fleet.HomeMarks), each with the time of its newest write, so
+// a message for bob that reaches this host first does not make bob live
+// here. Without a Host it does nothing. It returns the records the
+// prune removed; a failure to write the record does not fail the sync.
+func (s *Syncer) stamp(stage string, o outcome) []string {
+	if s.Host == "" {
+		return nil
+	}
 	t, err := fsutil.Open(s.Root)
 	if err != nil {
 		return nil
 	}
 	defer t.Close()
-	owners := fleet.Owners(fleet.Records(t))
+	now := s.now().UnixMilli()
+	own := fleet.Records(t)[s.Host]
+	rec := fleet.Record{Host: s.Host, At: now, LastPush: own.LastPush, LastPull: own.LastPull,
+		PushFailing: own.PushFailing, PullFailing: own.PullFailing, Agents: map[string]int64{}}
+	for id, at := range fleet.HomeMarks(s.StateDir, s.Root) {
+		if layout.ValidAgent(id) {
+			rec.Agents[id] = at
+		}
+	}
+	last, failing := &rec.LastPush, &rec.PushFailing
+	if stage == "pull" {
+		last, failing = &rec.LastPull, &rec.PullFailing
+	}
+	switch o {
+	case succeeded:
+		*last, *failing = now, 0
+	case failed:
+		if *failing == 0 {
+			*failing = now
+		}
+	}
+	removed, _ := fleet.Write(t, rec)
+	return removed
+}
+
+// homeAgents lists the agents of the root whose home is this host: the
+// newest claim of each (fleet.Owners) is this host's.
+func (s *Syncer) homeAgents() []string {
+	if s.Host == "" {
+		return nil
+	}
+	t, err := fsutil.Open(s.Root)
+	if err != nil {
+		return nil
+	}
+	defer t.Close()
 	var out []string
-	for _, id := range agents.IDs(t) {
-		if _, ok := owners[id]; !ok {
+	for id, host := range fleet.Owners(fleet.Records(t)) {
+		if host == s.Host {
 			out = append(out, id)
 		}
 	}
+	slices.Sort(out)
 	return out
 }
 

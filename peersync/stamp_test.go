@@ -16,49 +16,52 @@ func (m *machine) hostOf(id string) string {
 	return h.Name
 }
 
-// Each host claims its own agents when it syncs; an agent that first
-// arrives through a pull is never claimed by the puller, and the real
-// host's record, once it travels, says where it lives.
+// A host claims the agents that wrote their own state there, not the
+// ones it merely holds: a message for bob that reaches laptop before
+// build ever synced does not make bob live on laptop, and an agent with
+// only an inbox has no home yet. The real host's record, once it
+// travels, says where each agent lives.
 func TestSyncSaysWhichHostEachAgentLivesOn(t *testing.T) {
 	a, b := newMachine(t, t.TempDir()), newMachine(t, t.TempDir())
 	a.s.Host, b.s.Host = "laptop", "build"
-	a.send("alice", "alice", "note to self\n")
-	b.send("bob", "bob", "note to self\n")
-	b.send("bob", "carol", "carol lives on build too\n")
+	a.send("alice", "bob", "hello bob\n")
+	a.wrote("alice")
+	b.send("bob", "carol", "carol has only an inbox\n")
+	b.wrote("bob")
 
 	if err := a.s.Pull("local:" + b.root); err != nil { // build has not synced yet
+		t.Fatal(err)
+	}
+	if err := a.s.Push("local:" + b.root); err != nil {
 		t.Fatal(err)
 	}
 	if got := a.hostOf("alice"); got != "laptop" {
 		t.Errorf("alice on %q, want laptop", got)
 	}
-	for _, id := range []string{"bob", "carol"} {
-		if got := a.hostOf(id); got != "" {
-			t.Errorf("%s on %q before build synced, want unknown", id, got)
-		}
+	if got := a.hostOf("bob"); got != "" {
+		t.Errorf("bob on %q before build synced, want unknown", got)
 	}
-	if err := a.s.Push("local:" + b.root); err != nil {
-		t.Fatal(err)
-	}
-	// Build now holds alice and laptop's record: its own sync claims
-	// only bob and carol, and its push tells laptop.
 	if err := b.s.Push("local:" + a.root); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range []*machine{a, b} {
-		for id, want := range map[string]string{"alice": "laptop", "bob": "build", "carol": "build"} {
+		for id, want := range map[string]string{"alice": "laptop", "bob": "build", "carol": ""} {
 			if got := m.hostOf(id); got != want {
-				t.Errorf("%s: %s on %q, want %s", m.s.Host, id, got, want)
+				t.Errorf("%s: %s on %q, want %q", m.s.Host, id, got, want)
 			}
 		}
 	}
-	// A new agent on laptop is claimed at its next sync.
-	a.send("dave", "dave", "new here\n")
+	// bob moves to laptop: his first own write there makes it his home.
+	time.Sleep(5 * time.Millisecond)
+	a.wrote("bob")
 	if err := a.s.Push("local:" + b.root); err != nil {
 		t.Fatal(err)
 	}
-	if got := b.hostOf("dave"); got != "laptop" {
-		t.Errorf("dave on %q, want laptop", got)
+	if got := b.hostOf("bob"); got != "laptop" {
+		t.Errorf("bob on %q after moving, want laptop", got)
+	}
+	if got := b.fleet(time.Now()).OtherClaims("bob"); len(got) != 1 || got[0] != "build" {
+		t.Errorf("other claims of bob = %v, want build (both wrote within the hour)", got)
 	}
 }
 
@@ -70,14 +73,15 @@ func TestSyncedAtAndStale(t *testing.T) {
 	clock := time.UnixMilli(1_000_000_000)
 	a.s.Now = func() time.Time { return clock }
 	a.send("alice", "bob", "hi\n")
+	a.wrote("alice")
 	if err := a.s.Push("local:" + b.root); err != nil {
 		t.Fatal(err)
 	}
-	h, ok := b.fleet(clock.Add(30 * time.Minute)).AgentHost("bob")
+	h, ok := b.fleet(clock.Add(30 * time.Minute)).AgentHost("alice")
 	if !ok || h.Local || h.Stale || h.SyncedAt == nil || *h.SyncedAt != clock.UnixMilli() {
 		t.Errorf("on build after 30m: %+v", h)
 	}
-	if h, _ := b.fleet(clock.Add(2 * time.Hour)).AgentHost("bob"); !h.Stale {
+	if h, _ := b.fleet(clock.Add(2 * time.Hour)).AgentHost("alice"); !h.Stale {
 		t.Errorf("on build after 2h: %+v, want stale", h)
 	}
 	clock = clock.Add(2 * time.Hour)
@@ -85,8 +89,8 @@ func TestSyncedAtAndStale(t *testing.T) {
 	if err := a.s.Push("nosuchhost.invalid:st"); err == nil {
 		t.Fatal("push to a dead host succeeded")
 	}
-	h, _ = a.fleet(clock).AgentHost("bob")
-	if !h.Local || !h.Stale || *h.SyncedAt != clock.Add(-2*time.Hour).UnixMilli() {
-		t.Errorf("laptop after a failed push: %+v, want its last good sync, stale", h)
+	h, _ = a.fleet(clock).AgentHost("alice")
+	if !h.Local || !h.Stale || *h.SyncedAt != clock.Add(-2*time.Hour).UnixMilli() || h.Failing != "push" {
+		t.Errorf("laptop after a failed push: %+v, want its last good sync, stale, push failing", h)
 	}
 }

@@ -9,6 +9,14 @@
 // there; the archive copy is a tombstone, and inbox.Sweep, run before
 // and after every transfer, removes such byte-identical inbox twins.
 //
+// Files an agent rewrites (status, context/now.md, its event logs...)
+// have one writer, the agent's home host, whose every rewrite leaves a
+// later modification time (fsutil.WriteAtomic, AppendLine). A transfer
+// never replaces a newer copy with an older one (rsync --update), and a
+// pull never takes a peer's copy of the rewritten files of the agents
+// that live here (state.go), so the newest write wins everywhere and a
+// home host is never reverted, whoever pushes last.
+//
 // The package prints nothing itself except the progress lines st has
 // always written to stderr (Log); rsync's stdout goes to Stdout.
 package peersync
@@ -22,7 +30,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -44,6 +51,10 @@ type Syncer struct {
 	// (package fleet) in the root. Empty: no record.
 	Host string
 	Now  func() time.Time // the clock for records; nil means time.Now
+	// StateDir is this machine's state folder ($XDG_STATE_HOME, else
+	// ~/.local/state), where the agents' own writes leave their home
+	// marks (fleet.MarkHome). Empty: this host claims no agent.
+	StateDir string
 }
 
 // rsyncExcludes keeps files that are mid-write out of a transfer. They
@@ -118,11 +129,16 @@ func (s *Syncer) Push(spec string) error {
 		return err
 	}
 	from := s.Root + "/"
-	s.stamp(false, nil)
-	err = s.transfer("push", from, target)
-	if err == nil {
-		s.stamp(true, nil)
+	s.stamp("push", starting)
+	_, err = s.transfer("push", from, target, pushState())
+	if isLocal(spec) || err == nil || !mkpathUnknown(err) {
+		s.stamp("push", outcomeOf(err))
+		return err
 	}
+	// An rsync older than 3.2.3 (here or on the peer) lacks --mkpath.
+	fmt.Fprintln(s.Log, "# push: rsync has no --mkpath; trying without it (the peer's store folder must exist)")
+	_, err = s.transfer("push", from, target, rsyncState{args: commonStateArgs})
+	s.stamp("push", outcomeOf(err))
 	return err
 }
 
@@ -136,18 +152,11 @@ func (s *Syncer) Pull(spec string) error {
 	if err := os.MkdirAll(s.Root, 0o777); err != nil {
 		return err
 	}
-	// Agents nobody claims that appear with this pull live elsewhere.
-	s.stamp(false, nil)
-	before := s.unclaimedIDs()
-	err = s.transfer("pull", target, s.Root+"/")
-	var foreign []string
-	for _, id := range s.unclaimedIDs() {
-		if !slices.Contains(before, id) {
-			foreign = append(foreign, id)
-		}
-	}
-	if err == nil || len(foreign) > 0 {
-		s.stamp(err == nil, foreign)
+	pruned := s.stamp("pull", starting)
+	twins, err := s.transfer("pull", target, s.Root+"/", s.pullState())
+	pruned = append(pruned, s.stamp("pull", outcomeOf(err))...)
+	if err == nil {
+		s.removeOnPeer(target, twins, pruned)
 	}
 	return err
 }
@@ -159,35 +168,54 @@ func (s *Syncer) resolve(spec string) (string, error) {
 // transfer runs one rsync between from and to with sweeps around it.
 // The sweep after runs even when rsync failed: a partial transfer can
 // have brought back archived messages too. The one before also removes
-// the temp files of earlier transfers killed long ago.
-func (s *Syncer) transfer(stage, from, to string) error {
+// the temp files of earlier transfers killed long ago. For a pull it
+// returns the inbox twins the sweep after removed (root-relative), so
+// they can be removed on the peer too.
+func (s *Syncer) transfer(stage, from, to string, state rsyncState) (twins []string, err error) {
 	s.Sweep()
 	s.RemoveStaleTemps()
-	defer s.Sweep()
+	defer func() {
+		var maybe []string
+		if stage == "pull" {
+			maybe = s.twinCandidates()
+		}
+		s.Sweep()
+		twins = s.gone(maybe)
+	}()
 	fmt.Fprintf(s.Log, "# %s: %s -> %s\n", stage, from, to)
-	code, stderr := s.rsync(from, to)
+	var skipped []string
+	state.skipped = &skipped
+	code, stderr := s.rsync(from, to, state)
+	for _, f := range skipped {
+		fmt.Fprintf(s.Log, "# %s: skipped %s: larger than %d MiB\n", stage, f, MaxFileBytes>>20)
+	}
 	if code == 0 {
-		return nil
+		return nil, nil
 	}
 	if stderr != "" {
 		fmt.Fprintln(s.Log, jsstr.TrimRightSpace(stderr))
 	}
-	return sterr.New(sterr.SyncFailed, fmt.Sprintf("rsync %s failed: %s -> %s", stage, from, to),
+	return nil, sterr.New(sterr.SyncFailed, fmt.Sprintf("rsync %s failed: %s -> %s", stage, from, to),
 		map[string]any{"stage": stage, "exitCode": code, "stderr": stderr})
 }
 
-// rsync runs "rsync -a <safety> <excludes> from to" with stdout passed through
+// rsync runs "rsync -a <safety> <excludes> <state> from to" with stdout passed through
 // and stderr captured. The exit code is -1 when rsync died from a signal
 // and 127 when it could not be started.
-func (s *Syncer) rsync(from, to string) (code int, stderr string) {
+func (s *Syncer) rsync(from, to string, state rsyncState) (code int, stderr string) {
 	bin, err := lookPath("rsync", s.PathEnv)
 	if err != nil {
 		return 127, "rsync is not installed (not found in PATH); st sync needs it: install rsync (e.g. apt-get install rsync)\n"
 	}
 	args := append(append([]string{"-a"}, rsyncSafety...), rsyncExcludes...)
+	args = append(args, state.args...)
 	cmd := exec.Command(bin, append(args, from, to)...)
 	var errBuf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = s.Stdout, &errBuf
+	cmd.Stdin = state.stdin
+	out := &skipScanner{w: cmd.Stdout, skipped: state.skipped}
+	cmd.Stdout = out
+	defer out.flush()
 	err = cmd.Run()
 	var exit *exec.ExitError
 	switch {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/message"
@@ -37,7 +38,17 @@ func newMachine(t *testing.T, configDir string) *machine {
 	log := &bytes.Buffer{}
 	return &machine{t: t, root: root, log: log, s: &Syncer{
 		Root: root, ConfigDir: configDir, PathEnv: os.Getenv("PATH"), Stdout: log, Log: log,
+		StateDir: t.TempDir(),
 	}}
+}
+
+// wrote notes that agent wrote its own state on this machine (what
+// st status --set, st context and the hooks do): its home mark.
+func (m *machine) wrote(agent string) {
+	m.t.Helper()
+	if err := fleet.MarkHome(m.s.StateDir, m.root, agent, time.Now()); err != nil {
+		m.t.Fatal(err)
+	}
 }
 
 func (m *machine) tree() *fsutil.Tree {
@@ -141,9 +152,13 @@ func TestArchivedMessageIsNotResurrected(t *testing.T) {
 	if !b.has("alice/archive/" + name) {
 		t.Errorf("the archive copy did not reach B: %v", b.files())
 	}
-	// B converges on its own next sweep (or sync, or gc).
-	if n := b.s.Sweep(); n != 1 {
-		t.Errorf("B sweep removed %d, want 1", n)
+	// A's pull found B's inbox copy redundant and removed it on B too
+	// (with the archive copy sent first), so B has nothing to sweep.
+	if n := b.s.Sweep(); n != 0 {
+		t.Errorf("B sweep removed %d, want 0", n)
+	}
+	if b.has("alice/inbox/" + name) {
+		t.Errorf("B still holds the inbox copy: %v", b.files())
 	}
 	if got, want := a.files(), b.files(); !slices.Equal(got, want) {
 		t.Errorf("trees differ:\nA %v\nB %v", got, want)

@@ -47,6 +47,9 @@ func (c *agentsCmd) Run(a *app) error {
 		fmt.Fprintf(&b, "%s\t%s\t%s", ag.Identity, ag.Status, name)
 		if ag.Host != nil { // a fourth column once st sync has claimed it
 			fmt.Fprintf(&b, "\t%s", ag.Host.Ago(a.now()))
+			if len(ag.AlsoClaimedBy) > 0 {
+				fmt.Fprintf(&b, "; ALSO WRITES ON %s", strings.Join(ag.AlsoClaimedBy, ", "))
+			}
 		}
 		b.WriteByte('\n')
 	}

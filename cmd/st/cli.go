@@ -25,7 +25,7 @@ package main
 type cli struct {
 	Message      messageCmd      `cmd:"" aliases:"msg" group:"Messages" help:"send, list, read and file messages between agents"`
 	Watch        watchCmd        `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT" help:"print each message as it arrives in an inbox"`
-	Status       statusCmd       `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT" help:"show or set an agent's status"`
+	Status       statusCmd       `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT XDG_STATE_HOME" help:"show or set an agent's status"`
 	Agents       agentsCmd       `cmd:"" aliases:"members" group:"Live state" reads:"ST_ROOT ST_HOST ST_SYNC_STALE_S" extra:"unknown flag: %s" help:"list the agents in the store"`
 	Overview     overviewCmd     `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT ST_HOST ST_SYNC_STALE_S" extra:"unknown flag: %s" help:"summarise your inbox, every agent's status and recent activity"`
 	Dashboard    dashboardCmd    `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT ST_CONFIG ST_HOST ST_SYNC_STALE_S PATH" extra:"unexpected arg: %s" help:"serve a live web page of the whole fleet"`
@@ -34,7 +34,7 @@ type cli struct {
 	Reserve      reserveCmd      `cmd:"" group:"Reservations" reads:"ST_ROOT ST_AGENT" help:"reserve files of this repository so other agents keep off them"`
 	Release      releaseCmd      `cmd:"" group:"Reservations" reads:"ST_ROOT ST_AGENT" help:"give back your reservations"`
 	Reservations reservationsCmd `cmd:"" group:"Reservations" reads:"ST_ROOT" help:"list the active reservations"`
-	Sync         syncCmd         `cmd:"" group:"Sync" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH" help:"push or pull the store to and from peers with rsync"`
+	Sync         syncCmd         `cmd:"" group:"Sync" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH XDG_STATE_HOME" help:"push or pull the store to and from peers with rsync"`
 	Gc           gcCmd           `cmd:"" group:"Sync" help:"remove resurrected copies of archived messages"`
 	Hooks        hooksCmd        `cmd:"" group:"Hooks" help:"show, install, remove or check st's Claude Code and Codex hooks"`
 	Hook         hookCmd         `cmd:"" group:"Hooks" help:"run one hook event (called by Claude Code or Codex)"`

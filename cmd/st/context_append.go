@@ -37,6 +37,7 @@ func (c *contextAppendCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
+	a.markHome(id)
 	_, err = fmt.Fprintln(a.stdout, e.Line)
 	return err
 }

@@ -28,6 +28,7 @@ func (c *contextWriteCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
+	a.markHome(id)
 	_, err = fmt.Fprintf(a.stdout, "wrote %d bytes to %s\n", n, filepath.Join(a.root(), id, "context", "now.md"))
 	return err
 }

@@ -70,7 +70,7 @@ var envGroups = []settingGroup{
 	}},
 	{"System", "", []setting{
 		{"HOME", "the account's home folder", "the base of the default root, config and state folders", "every verb"},
-		{"XDG_STATE_HOME", "~/.local/state", "the state folder: the Codex hooks' cursors, the note a hook leaves when it cannot write", "the hooks, every verb (to print that note), doctor, st-dashboard"},
+		{"XDG_STATE_HOME", "~/.local/state", "the state folder: the Codex hooks' cursors, the note a hook leaves when it cannot write, the marks of which agents live on this host (st-homes/)", "the hooks, every verb (to print that note), doctor, st-dashboard"},
 		{"TMPDIR", "/tmp", "where a hook leaves its note when the state folder is unwritable too; doctor's scratch folders", "the hooks, doctor, st-dashboard"},
 		{"PATH", "", "where rsync, plugins (st-<verb>), st-mcp, st-dashboard and browsers are found", "every verb"},
 		{"GOGC", "400", "the Go collector's target; st sets 400 unless this is set", "every verb"},

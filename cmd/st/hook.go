@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/smalltalk-go/st/fleet"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,7 +104,18 @@ func (a *app) fastHook(args []string) (handled bool, err error) {
 // runHook runs one hook through hooks.Serve, which guards the whole run,
 // resolving the environment included.
 func (a *app) runHook(event string, opt hooks.Options) error {
-	if code := hooks.Serve(event, opt, a.resolveHook, a.stdin, a.stdout, a.stderr); code != 0 {
+	// A hook runs in the agent's own session: it marks this host as the
+	// agent's home (fleet.MarkHome) once it is done.
+	var resolved hooks.Options
+	resolve := func(o *hooks.Options) {
+		a.resolveHook(o)
+		resolved = *o
+	}
+	code := hooks.Serve(event, opt, resolve, a.stdin, a.stdout, a.stderr)
+	if resolved.Agent != "" {
+		fleet.MarkHome(resolved.StateDir, resolved.Root, resolved.Agent, a.now())
+	}
+	if code != 0 {
 		return exitCode(code)
 	}
 	return nil

@@ -4,8 +4,8 @@ import "fmt"
 
 // messageCmd groups the message verbs (alias msg).
 type messageCmd struct {
-	Send    messageSendCmd    `cmd:"" reads:"ST_ROOT ST_AGENT ST_STDIN_TIMEOUT_MS ST_MAX_MESSAGE_BYTES" help:"deliver a message to an agent's inbox"`
-	Reply   messageReplyCmd   `cmd:"" reads:"ST_ROOT ST_AGENT ST_STDIN_TIMEOUT_MS ST_MAX_MESSAGE_BYTES" help:"answer a message; it goes to the original sender"`
+	Send    messageSendCmd    `cmd:"" reads:"ST_ROOT ST_AGENT ST_STDIN_TIMEOUT_MS ST_MAX_MESSAGE_BYTES XDG_STATE_HOME" help:"deliver a message to an agent's inbox"`
+	Reply   messageReplyCmd   `cmd:"" reads:"ST_ROOT ST_AGENT ST_STDIN_TIMEOUT_MS ST_MAX_MESSAGE_BYTES XDG_STATE_HOME" help:"answer a message; it goes to the original sender"`
 	Ls      messageLsCmd      `cmd:"" reads:"ST_ROOT ST_AGENT" help:"list the messages in an inbox or archive"`
 	Read    messageReadCmd    `cmd:"" reads:"ST_ROOT ST_AGENT" help:"print one message with its header fields"`
 	Archive messageArchiveCmd `cmd:"" reads:"ST_ROOT ST_AGENT" help:"move a handled message from the inbox to the archive"`

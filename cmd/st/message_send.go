@@ -72,6 +72,9 @@ func (a *app) send(to, from string, m message.Message, quiet bool) (string, erro
 	defer t.Close()
 	fresh := !quiet && !t.IsDir(to)
 	name, err := inbox.Send(t, to, m, a.now())
+	if err == nil {
+		a.markHome(sender)
+	}
 	if err == nil && fresh {
 		fmt.Fprintf(a.stderr, "%s: %s\n", a.name, agents.NewRecipientNote(t, to))
 	}

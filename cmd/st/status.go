@@ -36,6 +36,7 @@ func (c *statusCmd) Run(a *app) error {
 	if err := status.Set(t, id, *c.Set); err != nil {
 		return err
 	}
+	a.markHome(id)
 	if c.JSON {
 		return a.printJSON(statusJSON{id, *c.Set})
 	}

@@ -2,22 +2,24 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/peersync"
 )
 
 // syncCmd is "sync push|pull <peer>", "sync push|pull --all",
-// "sync --all" and "sync sweep": one leaf whose first positional is the
+// "sync --all", "sync sweep" and "sync forget <host>": one leaf whose first positional is the
 // verb, so its checks run in upstream's order (argv, root-shape warning,
 // then verb and peer).
 type syncCmd struct {
 	All  bool    `help:"every peer in peers.yaml; alone, push to and pull from each"`
-	Verb *string `arg:"" optional:"" form:"[push|pull|sweep]" predict:"push,pull,sweep" help:"push sends your store, pull fetches a peer's, sweep drops inbox copies of archived messages"`
-	Peer *string `arg:"" optional:"" form:"[<peer>]" help:"a peers.yaml name, host:path or local:<path>"`
+	Verb *string `arg:"" optional:"" form:"[push|pull|sweep|forget]" predict:"push,pull,sweep,forget" help:"push sends your store, pull fetches a peer's, sweep drops inbox copies of archived messages, forget drops a retired host's record"`
+	Peer *string `arg:"" optional:"" form:"[<peer>|<host>]" help:"a peers.yaml name, host:path or local:<path>; for forget, the host's name as st agents shows it"`
 }
 
 func (c *syncCmd) Run(a *app) error {
@@ -33,6 +35,7 @@ func (c *syncCmd) Run(a *app) error {
 		Stdout:    a.stdout,
 		Log:       a.stderr,
 		Host:      fleet.Local(a.env.Get("ST_HOST")),
+		StateDir:  a.stateDir(),
 	}
 	if c.All {
 		if hasPeer {
@@ -61,6 +64,11 @@ func (c *syncCmd) Run(a *app) error {
 			return s.Push(peer)
 		}
 		return s.Pull(peer)
+	case "forget":
+		if !hasPeer {
+			return sterr.Msg("<host> required for forget")
+		}
+		return s.Forget(peer)
 	case "sweep":
 		if hasPeer {
 			return sterr.Msg("sweep takes no <peer> argument")
@@ -80,6 +88,25 @@ func (c *syncCmd) Run(a *app) error {
 		return nil
 	default:
 		return sterr.Msg("unknown verb: %s", verb)
+	}
+}
+
+// stateDir is this machine's state folder: $XDG_STATE_HOME, else
+// ~/.local/state.
+func (a *app) stateDir() string {
+	if d := a.env.Get("XDG_STATE_HOME"); d != "" {
+		return d
+	}
+	return filepath.Join(a.env.Home(), ".local", "state")
+}
+
+// markHome notes that agent id wrote its own state on this machine, so
+// this host's sync record claims it (fleet.MarkHome). Only the agent's
+// own writes count ($ST_AGENT is id): writing for another agent does
+// not move it here. Best effort.
+func (a *app) markHome(id string) {
+	if self, err := a.env.AgentName(); err == nil && self == id && layout.ValidAgent(id) {
+		fleet.MarkHome(a.stateDir(), a.root(), id, a.now())
 	}
 }
 
@@ -112,8 +139,14 @@ archived anywhere is archived everywhere after the next sweep. Peers are
 named in $ST_CONFIG/peers.yaml. Only folders and regular files up to 256 MiB
 are copied: a peer's symbolic links, FIFOs and devices are skipped. Each
 sync leaves this host's record in the store, so st agents and st overview
-can say where every agent lives. A sync or sweep also removes the temp files
-that killed rsync runs left behind, once they are an hour old.`
+can say where every agent lives: the host where the agent itself last
+wrote its status, context or messages. A copy never replaces a newer one,
+and a pull never takes a peer's copy of the status, now.md or event logs
+of an agent that lives here. A sync or sweep also removes the temp files
+that killed rsync runs left behind, once they are an hour old; a pull also
+removes on the peer the archived messages' inbox copies and the old host
+records it just dropped here. "forget" drops a retired host's record here
+and on every peer in peers.yaml.`
 }
 
 func (syncCmd) examples() []example {
@@ -121,6 +154,8 @@ func (syncCmd) examples() []example {
 		{"fetch from every peer (a good cron job)", "st sync pull --all"},
 		{"send your store to one machine", "st sync push devbox"},
 		{"push to and pull from every peer", "st sync --all"},
+		{"drop the record of a machine you retired", "st sync forget old-laptop"},
+		{"see which hosts the store knows first", "st agents"},
 	}
 }
 

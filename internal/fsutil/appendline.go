@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+	"time"
 
 	"crypto/sha256"
 )
@@ -31,7 +32,9 @@ const tailChunk = 4096
 // depend on the file's size: only the last byte is read, and more only
 // when the tail is torn. There is no fsync: a crash may lose the last
 // records but never leaves a torn one that readers would accept. On a
-// failed write the file is truncated back to its previous size.
+// failed write the file is truncated back to its previous size. As with
+// WriteAtomic, the file's modification time moves strictly forward
+// (NextModTime), so a shorter copy of the log never looks as new as it.
 func (t *Tree) AppendLine(ctx context.Context, rel string, record []byte) error {
 	if len(record) == 0 || record[len(record)-1] != '\n' || bytes.IndexByte(record[:len(record)-1], '\n') >= 0 {
 		return ErrBadLine
@@ -62,6 +65,14 @@ func (t *Tree) AppendLine(ctx context.Context, rel string, record []byte) error 
 	if _, err := f.Write(record); err != nil {
 		_ = f.Truncate(size) // best effort: a torn tail is repaired by the next append
 		closeQuietly(f)
+		return err
+	}
+	var prev time.Time
+	if fi.Size() > 0 { // a file this call created has no earlier version
+		prev = fi.ModTime()
+	}
+	if err := setModTime(f, NextModTime(prev, time.Now())); err != nil {
+		f.Close()
 		return err
 	}
 	return f.Close()

@@ -1,0 +1,107 @@
+package fleet
+
+import (
+	"encoding/hex"
+	"path/filepath"
+	"time"
+
+	"crypto/sha256"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+)
+
+// An agent's home is where it writes its own state: a host claims the
+// agents that wrote there, not whatever it found in its root when it
+// first synced (a message for bob that reaches host A first does not
+// make bob live on A). Each own write (status, context, a hook of the
+// agent's session, a message it sends) touches a mark kept on the
+// machine, outside the root, so no sync ever carries it:
+//
+//	<state dir>/st-homes/<key>/ROOT     the root's absolute path
+//	<state dir>/st-homes/<key>/<agent>  its time is the agent's newest write here
+//
+// <key> is the first 16 hex digits of the SHA-256 of the root's absolute
+// path (symlinks resolved), as for the Codex hooks' cursors. The state
+// dir is $XDG_STATE_HOME (else ~/.local/state), resolved by the caller.
+
+// homesDir is the marks' folder under the state dir.
+const homesDir = "st-homes"
+
+// MarkEvery is how stale a mark may get before an own write refreshes it:
+// writes in between cost one stat.
+const MarkEvery = time.Minute
+
+// homeKey names root's folder of marks.
+func homeKey(root string) (key, abs string) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		abs = filepath.Clean(root)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return hex.EncodeToString(sum[:8]), abs
+}
+
+// MarkHome records that agent (a valid agent name) wrote its own state
+// in root on this machine at now. It is cheap when the mark is fresh (a
+// stat) and best effort: an error only means the claim is not refreshed.
+func MarkHome(stateDir, root, agent string, now time.Time) error {
+	if stateDir == "" || agent == "" {
+		return nil
+	}
+	key, abs := homeKey(root)
+	dir := filepath.Join(stateDir, homesDir)
+	t, err := fsutil.Open(dir)
+	if err == nil {
+		fi, err := t.Stat(key + "/" + agent)
+		if err == nil {
+			if d := now.Sub(fi.ModTime()); d >= 0 && d < MarkEvery {
+				t.Close()
+				return nil
+			}
+		}
+		t.Close()
+	}
+	t, err = fsutil.OpenOrCreate(dir)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	if err := t.MkdirAll(key); err != nil {
+		return err
+	}
+	if _, err := t.Stat(key + "/ROOT"); err != nil {
+		t.WriteAtomic(key+"/ROOT", []byte(abs+"\n"))
+	}
+	return t.WriteAtomic(key+"/"+agent, nil)
+}
+
+// HomeMarks maps each agent with a mark for root on this machine to the
+// time of its newest own write (unix ms). None when stateDir is "".
+func HomeMarks(stateDir, root string) map[string]int64 {
+	out := map[string]int64{}
+	if stateDir == "" {
+		return out
+	}
+	key, _ := homeKey(root)
+	t, err := fsutil.Open(filepath.Join(stateDir, homesDir, key))
+	if err != nil {
+		return out
+	}
+	defer t.Close()
+	ents, err := t.ReadDir(".")
+	if err != nil {
+		return out
+	}
+	for _, e := range ents {
+		if e.Name() == "ROOT" || !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil {
+			out[e.Name()] = fi.ModTime().UnixMilli()
+		}
+	}
+	return out
+}

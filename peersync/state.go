@@ -1,0 +1,264 @@
+package peersync
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/smalltalk-go/st/fleet"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/sterr"
+)
+
+// rsyncState is what the state model adds to one rsync run: its own
+// arguments, the standard input (a --files-from list) and where to note
+// the files skipped for size.
+type rsyncState struct {
+	args    []string
+	stdin   io.Reader
+	skipped *[]string
+}
+
+// commonStateArgs go with every transfer:
+//
+//   - --update: a receiver never replaces a file that is newer there.
+//     Every file st rewrites has one writer (the agent's home host, or
+//     for a host record the host) whose rewrites each leave a later
+//     modification time (fsutil.NextModTime), so the newer copy is the
+//     newer write and a host pushing its old copy of another agent's
+//     status changes nothing. Files written once are never rewritten.
+//   - --info=skip1: rsync names each file it skips for size (and each it
+//     skips as newer, which skipScanner drops).
+var commonStateArgs = []string{"--update", "--info=skip1"}
+
+// pushState is a push's: --mkpath also creates the store folder on a
+// fresh peer (rsync 3.2.3 and later; Push retries without it).
+func pushState() rsyncState {
+	return rsyncState{args: append(slices.Clone(commonStateArgs), "--mkpath")}
+}
+
+// pullState is a pull's: besides --update, the files this host alone
+// writes never come from a peer (homeExcludes).
+func (s *Syncer) pullState() rsyncState {
+	return rsyncState{args: append(slices.Clone(commonStateArgs), s.homeExcludes()...)}
+}
+
+// rewritten are the files of an agent that its home host rewrites or
+// appends to, relative to the agent's folder: a pull never takes a
+// peer's copy of them for an agent that lives here. (Its inbox,
+// archive, decisions, acks, reservations and resources are written once
+// under fresh names and travel both ways.)
+var rewritten = []string{
+	"status",
+	"name",
+	"context/now.md",
+	"context/.*",
+	"events/*.jsonl",
+	"events/.*.json",
+}
+
+// homeExcludes are the pull's --exclude rules for the agents whose home
+// is this host (homeAgents) and for this host's own record. Agent names
+// hold only [a-z0-9.-] and host names [A-Za-z0-9._-], none of them
+// special in a pattern.
+func (s *Syncer) homeExcludes() []string {
+	var out []string
+	for _, id := range s.homeAgents() {
+		for _, rel := range rewritten {
+			out = append(out, "--exclude=/"+id+"/"+rel)
+		}
+	}
+	if s.Host != "" {
+		out = append(out, "--exclude=/"+fleet.RecordPath(s.Host))
+	}
+	return out
+}
+
+// isLocal reports whether spec is a local: peer (no ssh, the local
+// rsync creates the folder itself).
+func isLocal(spec string) bool { return strings.HasPrefix(spec, "local:") }
+
+// mkpathUnknown reports whether a failed push failed on --mkpath itself.
+func mkpathUnknown(err error) bool {
+	var e *sterr.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	stderr, _ := e.Details["stderr"].(string)
+	return strings.Contains(stderr, "--mkpath")
+}
+
+// skipScanner passes rsync's stdout through, line by line, taking out
+// what --info=skip1 adds: "<file> is over max-size" (noted in skipped)
+// and "<file> is newer" (the --update skips, which are the normal case).
+type skipScanner struct {
+	w       io.Writer
+	skipped *[]string
+	buf     []byte
+}
+
+func (k *skipScanner) Write(p []byte) (int, error) {
+	k.buf = append(k.buf, p...)
+	for {
+		i := bytes.IndexByte(k.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		k.line(k.buf[:i+1])
+		k.buf = k.buf[i+1:]
+	}
+}
+
+func (k *skipScanner) line(l []byte) {
+	text := strings.TrimSuffix(string(l), "\n")
+	if f, ok := strings.CutSuffix(text, " is over max-size"); ok {
+		if k.skipped != nil {
+			*k.skipped = append(*k.skipped, f)
+		}
+		return
+	}
+	if strings.HasSuffix(text, " is newer") {
+		return
+	}
+	if k.w != nil {
+		k.w.Write(l)
+	}
+}
+
+func (k *skipScanner) flush() {
+	if len(k.buf) > 0 && k.w != nil {
+		k.w.Write(k.buf)
+	}
+	k.buf = nil
+}
+
+// twinCandidates lists the root-relative inbox files that have an
+// archive file of the same name: those the next sweep may remove.
+func (s *Syncer) twinCandidates() []string {
+	t, err := fsutil.Open(s.Root)
+	if err != nil {
+		return nil
+	}
+	defer t.Close()
+	ids, _ := t.ReadDirNames(".")
+	var out []string
+	for _, id := range ids {
+		if strings.HasPrefix(id, ".") {
+			continue
+		}
+		in, err := t.ReadDirNames(id + "/inbox")
+		if err != nil || len(in) == 0 {
+			continue
+		}
+		archived, _ := t.ReadDirNames(id + "/archive")
+		isArchived := make(map[string]bool, len(archived))
+		for _, n := range archived {
+			isArchived[n] = true
+		}
+		for _, n := range in {
+			if isArchived[n] {
+				out = append(out, id+"/inbox/"+n)
+			}
+		}
+	}
+	return out
+}
+
+// gone keeps the paths of maybe that no longer exist under the root.
+func (s *Syncer) gone(maybe []string) []string {
+	var out []string
+	for _, rel := range maybe {
+		if _, err := os.Lstat(s.Root + "/" + rel); errors.Is(err, os.ErrNotExist) {
+			out = append(out, rel)
+		}
+	}
+	return out
+}
+
+// removeOnPeer removes on the peer, by name, what this host just found
+// redundant after a pull: the inbox twins its sweep removed (each after
+// its archive copy, which the same run sends first) and the host records
+// its prune removed. Only the files named go (rsync --files-from with
+// --delete-missing-args), never a whole folder, so nothing that reached
+// the peer meanwhile can be lost; this is how a hub nobody logs in to
+// stays small. It is best effort: a failure is logged, and the next
+// pull finds the same files again.
+func (s *Syncer) removeOnPeer(target string, twins, records []string) {
+	if len(twins) == 0 && len(records) == 0 {
+		return
+	}
+	var list bytes.Buffer
+	for _, rel := range twins {
+		agent, name, _ := strings.Cut(rel, "/inbox/")
+		fmt.Fprintf(&list, "%s/archive/%s\x00%s\x00", agent, name, rel)
+	}
+	for _, rel := range records {
+		fmt.Fprintf(&list, "%s\x00", rel)
+	}
+	fmt.Fprintf(s.Log, "# pull: removing %d redundant files on %s\n", len(twins)+len(records), target)
+	state := rsyncState{args: append(slices.Clone(commonStateArgs), "--files-from=-", "--from0", "--delete-missing-args"), stdin: &list}
+	if code, stderr := s.rsync(s.Root+"/", target, state); code != 0 && code != 24 {
+		fmt.Fprintf(s.Log, "# pull: could not remove them (rsync exit %d): %s\n", code, strings.TrimSpace(stderr))
+	}
+}
+
+// Forget drops host's record here and, when peers.yaml lists peers, on
+// each of them: a tombstone (fleet.Forget) that travels with the store
+// makes every host ignore and prune the records written before it. A
+// host that syncs again afterwards is back.
+func (s *Syncer) Forget(host string) error {
+	if fleet.HostName(host) != host || host == "" {
+		return sterr.Msg("not a host name: %s", host)
+	}
+	t, err := fsutil.Open(s.Root)
+	if err != nil {
+		return err
+	}
+	if _, ok := fleet.Records(t)[host]; !ok {
+		fmt.Fprintf(s.Log, "# forget: no record of %s here\n", host)
+	}
+	removed, err := fleet.Forget(t, host, s.now())
+	t.Close()
+	if err != nil {
+		return err
+	}
+	noun := "records"
+	if len(removed) == 1 {
+		noun = "record"
+	}
+	fmt.Fprintf(s.Log, "# forget: %s (%d %s removed here)\n", host, len(removed), noun)
+	peers, err := readPeers(s.ConfigDir)
+	var missing *sterr.Error
+	if errors.As(err, &missing) && missing.Code == sterr.PeersConfigMissing {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var failed []string
+	for _, p := range peers {
+		target, err := s.resolve(p.Spec)
+		if err != nil {
+			failed = append(failed, p.Spec)
+			continue
+		}
+		var list bytes.Buffer
+		for _, rel := range append([]string{fleet.ForgottenPath(host), fleet.RecordPath(host)}, removed...) {
+			fmt.Fprintf(&list, "%s\x00", rel)
+		}
+		fmt.Fprintf(s.Log, "# forget: %s on %s\n", host, target)
+		state := rsyncState{args: append(slices.Clone(commonStateArgs), "--files-from=-", "--from0", "--delete-missing-args"), stdin: &list}
+		if code, stderr := s.rsync(s.Root+"/", target, state); code != 0 && code != 24 {
+			fmt.Fprintln(s.Log, strings.TrimSpace(stderr))
+			failed = append(failed, p.Spec)
+		}
+	}
+	if len(failed) > 0 {
+		return sterr.Msg("forget failed for %s", strings.Join(failed, ", "))
+	}
+	return nil
+}
