@@ -81,11 +81,11 @@ func TestExpiry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := Holder(tr, "amy", "/r", "src/a.go", t0.Add(9*time.Minute)); !ok {
+	if _, ok := Scan(tr, t0.Add(9*time.Minute)).Holder("amy", Where{Top: "/r"}, "src/a.go"); !ok {
 		t.Fatal("no holder before expiry")
 	}
 	later := t0.Add(10 * time.Minute)
-	if _, ok := Holder(tr, "amy", "/r", "src/a.go", later); ok {
+	if _, ok := Scan(tr, later).Holder("amy", Where{Top: "/r"}, "src/a.go"); ok {
 		t.Fatal("an expired reservation still holds")
 	}
 	if _, err := Reserve(ctx, tr, req("amy", Exclusive, "src/a.go"), later); err != nil {
@@ -104,7 +104,7 @@ func TestReleaseIdempotent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, want := range []int{1, 0} {
-		got, err := Release(ctx, tr, "bob", "/r", []string{"src/"}, t0)
+		got, err := Release(ctx, tr, "bob", Where{Top: "/r"}, []string{"src/"}, t0)
 		if err != nil || len(got) != want {
 			t.Fatalf("release #%d = %v, %v; want %d released", i+1, got, err, want)
 		}
@@ -115,11 +115,11 @@ func TestReleaseIdempotent(t *testing.T) {
 	if _, err := Reserve(ctx, tr, req("amy", Exclusive, "a.go"), t0); sterr.CodeOf(err) != Conflict {
 		t.Fatalf("a.go was not released, yet: %v", err)
 	}
-	got, err := Release(ctx, tr, "bob", "", nil, t0)
+	got, err := Release(ctx, tr, "bob", Where{}, nil, t0)
 	if err != nil || len(got) != 1 || got[0].Pattern != "a.go" {
 		t.Fatalf("release all = %v, %v", got, err)
 	}
-	if got, err := Release(ctx, tr, "nobody", "", nil, t0); err != nil || len(got) != 0 {
+	if got, err := Release(ctx, tr, "nobody", Where{}, nil, t0); err != nil || len(got) != 0 {
 		t.Fatalf("release by an agent holding nothing = %v, %v", got, err)
 	}
 }
@@ -161,7 +161,7 @@ func TestSyncConflict(t *testing.T) {
 	if len(list) != 2 || len(bad) != 2 {
 		t.Fatalf("list %+v conflicts %v; want both marked", list, bad)
 	}
-	if h, ok := Holder(a, "amy", "/r", "src/a.go", t0); !ok || h.Agent != "bob" {
+	if h, ok := Scan(a, t0).Holder("amy", Where{Top: "/r"}, "src/a.go"); !ok || h.Agent != "bob" {
 		t.Fatalf("amy's edit of src/a.go: holder %+v %v, want bob", h, ok)
 	}
 }

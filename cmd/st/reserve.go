@@ -9,6 +9,7 @@ import (
 	"github.com/smalltalk-go/st/internal/duration"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/reserve"
 )
 
@@ -45,12 +46,15 @@ func (c *reserveCmd) Run(a *app) error {
 	}
 	if c.Reason != nil {
 		req.Reason = *c.Reason
+		if _, bad := termsafe.Control(req.Reason); bad {
+			return sterr.New(reserve.InvalidReason, "--reason must be one line of plain text: it holds a control character", nil)
+		}
 	}
 	repo, patterns, err := patternsHere(c.Paths)
 	if err != nil {
 		return err
 	}
-	req.Repo, req.Patterns = repo, patterns
+	req.Repo, req.RepoID, req.Patterns = repo.Top, repo.ID, patterns
 	req.Host, _ = os.Hostname()
 	id, t, err := a.openAgentWritable("", layout.Create)
 	if err != nil {
@@ -63,30 +67,35 @@ func (c *reserveCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
+	for _, r := range got {
+		if !reserve.OnDisk(r.Repo, r.Pattern) {
+			fmt.Fprintf(a.stderr, "%s: warning: %s matches nothing in %s yet (reserved all the same)\n", a.name, termsafe.Line(r.Pattern), termsafe.Line(r.Repo))
+		}
+	}
 	if c.JSON {
 		return a.printJSON(reservationsJSON(got, nil))
 	}
 	var lines []string
 	for _, r := range got {
-		lines = append(lines, fmt.Sprintf("reserved %s (%s) until %s in %s", r.Pattern, r.Mode, r.Expires.Format(time.RFC3339), r.Repo))
+		lines = append(lines, fmt.Sprintf("reserved %s (%s) until %s in %s", termsafe.Line(r.Pattern), r.Mode, r.Expires.Format(time.RFC3339), termsafe.Line(r.Repo)))
 	}
 	return a.printLines(lines)
 }
 
 // patternsHere turns paths given in the working folder into one
 // repository and its relative patterns.
-func patternsHere(paths []string) (repo string, patterns []string, err error) {
+func patternsHere(paths []string) (repo reserve.Where, patterns []string, err error) {
 	cwd, err := os.Getwd()
 	if err != nil {
-		return "", nil, err
+		return reserve.Where{}, nil, err
 	}
 	for _, p := range paths {
 		r, pat, err := reserve.Pattern(cwd, p)
 		if err != nil {
-			return "", nil, err
+			return reserve.Where{}, nil, err
 		}
-		if repo != "" && r != repo {
-			return "", nil, sterr.Msg("%s and %s are in different repositories (%s, %s): reserve them separately", paths[0], p, repo, r)
+		if repo.Top != "" && r.Top != repo.Top {
+			return reserve.Where{}, nil, sterr.Msg("%s and %s are in different repositories (%s, %s): reserve them separately", paths[0], p, repo.Top, r.Top)
 		}
 		repo = r
 		patterns = append(patterns, pat)
@@ -99,7 +108,7 @@ func patternsHere(paths []string) (repo string, patterns []string, err error) {
 func reservationsJSON(list []reserve.Reservation, conflicts map[string]bool) []map[string]any {
 	out := make([]map[string]any, 0, len(list))
 	for _, r := range list {
-		m := map[string]any{"id": r.ID, "agent": r.Agent, "repo": r.Repo, "pattern": r.Pattern, "mode": r.Mode,
+		m := map[string]any{"id": r.ID, "agent": r.Agent, "repo": r.Repo, "repo_id": r.RepoID, "pattern": r.Pattern, "mode": r.Mode,
 			"reason": r.Reason, "host": r.Host, "created": r.Created.UTC().Format(time.RFC3339Nano),
 			"expires": r.Expires.UTC().Format(time.RFC3339Nano)}
 		if conflicts != nil {
