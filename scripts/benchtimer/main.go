@@ -5,7 +5,9 @@
 // an empty static Go program, or the read floor, in scripts/bench), and
 // the same for the CPU time (user + system), which the load of a shared
 // machine moves less. With -populate DIR N it instead fills DIR with N
-// canonical message files. Used by scripts/bench; not by CI.
+// canonical message files, and with -reservations ROOT N it writes N
+// active reservations (10 agents) into the store at ROOT. Used by
+// scripts/bench; not by CI.
 package main
 
 import (
@@ -19,6 +21,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/smalltalk-go/st/reserve"
 )
 
 func main() {
@@ -26,7 +30,16 @@ func main() {
 	populate := flag.String("populate", "", "fill this folder with messages and exit")
 	count := flag.Int("count", 10000, "messages for -populate")
 	raw := flag.String("raw", "", "append each command's median in nanoseconds to this file")
+	reservations := flag.String("reservations", "", "write -count reservations into this store root (repository: -repo) and exit")
+	repo := flag.String("repo", "/repo", "the repository of -reservations")
 	flag.Parse()
+	if *reservations != "" {
+		if err := reserve.Populate(*reservations, *repo, 10, *count/10, false); err != nil {
+			fmt.Fprintln(os.Stderr, "benchtimer:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *populate != "" {
 		if err := fill(*populate, *count); err != nil {
 			fmt.Fprintln(os.Stderr, "benchtimer:", err)
