@@ -17,9 +17,9 @@ type reserveCmd struct {
 	Exclusive bool     `help:"nobody else may reserve or edit these paths (the default)"`
 	Shared    bool     `help:"others may share them, but nobody may take them exclusively"`
 	TTL       *string  `name:"ttl" placeholder:"DURATION" missing:"--ttl requires a duration" help:"how long it holds, e.g. 30m or 2h (default 1h, at most 168h)"`
-	Reason    *string  `placeholder:"TEXT" missing:"--reason requires a value" help:"why, shown to whoever is refused (default: none)"`
+	Reason    *string  `placeholder:"TEXT" missing:"--reason requires a value" help:"why, one line shown to whoever is refused (default: none)"`
 	JSON      bool     `name:"json" help:"print the granted reservations as JSON"`
-	Paths     []string `arg:"" optional:"" form:"<path-or-glob>..." help:"files, folders (everything under them) or globs: * and ? within a name, ** as a whole segment"`
+	Paths     []string `arg:"" optional:"" form:"<path-or-glob>..." help:"files, folders (a trailing /: everything under them) or globs: * and ? within a name, ** as a whole segment"`
 }
 
 func (c *reserveCmd) Run(a *app) error {
@@ -122,16 +122,26 @@ func reservationsJSON(list []reserve.Reservation, conflicts map[string]bool) []m
 // Help is reserve's paragraph.
 func (reserveCmd) Help() string {
 	return `Paths are relative to the current folder and recorded relative to the git
-repository's top level. An exclusive reservation refuses every other agent's
-overlapping reservation and, through the hooks, their edits (Claude Code)
-and commits (git); a shared one only refuses exclusive ones. All paths are
-granted or none, and a refusal names the holder, the reason and the expiry.
-Reserving again renews. Quote globs so the shell leaves them alone.`
+repository's top level; the repository is known by its first commit, so
+clones of it at other paths (other machines, after st sync) are the same
+repository. An exclusive reservation refuses every other agent's
+overlapping reservation and, through the hooks, their edits (Claude Code,
+Codex) and commits (git); a shared one only refuses exclusive ones. All
+paths are granted or none, and a refusal names the holder, the reason and
+the expiry. Reserving again renews. Quote globs so the shell leaves them
+alone.
+
+A trailing / always means a folder and everything under it, and so does
+an existing folder's name. A name that does not exist yet is reserved as
+name/**: it covers a file of that name and a folder of that name with
+everything under it, whichever appears. A reservation that matches nothing
+on disk is granted with a warning. The reason is one line of plain text.`
 }
 
 func (reserveCmd) examples() []example {
 	return []example{
 		{"keep others out of the parser for two hours", "st reserve 'src/parser/**' --ttl 2h --reason 'rewriting the parser'"},
 		{"share the module files, but let nobody take them alone", "st reserve go.mod go.sum --shared"},
+		{"claim a package before creating it", "st reserve newpkg/"},
 	}
 }
