@@ -15,6 +15,7 @@ import (
 	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/message"
 )
 
@@ -225,12 +226,12 @@ func Text(o Overview, now time.Time) string {
 	case o.Inbox.Unread == 0:
 		line("  (empty)")
 	case o.Inbox.Oldest != nil:
-		subj := o.Inbox.Oldest.Subject
+		subj := termsafe.Line(o.Inbox.Oldest.Subject)
 		if subj == "" {
 			subj = "(no subject)"
 		}
 		line("  " + strconv.Itoa(o.Inbox.Unread) + " new (oldest " + FormatAge(float64(o.Inbox.Oldest.AgeMs)) +
-			" ago: " + o.Inbox.Oldest.From + " — \"" + subj + "\")")
+			" ago: " + termsafe.Line(o.Inbox.Oldest.From) + " — \"" + subj + "\")")
 	default:
 		line("  " + strconv.Itoa(o.Inbox.Unread) + " new")
 	}
@@ -241,7 +242,7 @@ func Text(o Overview, now time.Time) string {
 	}
 	nowMs := float64(now.UnixMilli())
 	for _, m := range o.Members {
-		s := "  " + pad(m.Identity, 12) + " " + pad(m.Status, 10) + " "
+		s := "  " + pad(m.Identity, 12) + " " + pad(termsafe.Line(m.Status), 10) + " "
 		if m.LastActivity != nil {
 			s += "last active " + FormatAge(math.Max(0, nowMs-*m.LastActivity)) + " ago"
 		} else {
@@ -249,7 +250,7 @@ func Text(o Overview, now time.Time) string {
 		}
 		s += waitingNote(m.Waiting, nowMs)
 		if m.Host != nil {
-			s += "  on " + m.Host.Name
+			s += "  on " + termsafe.Line(m.Host.Name)
 		}
 		line(s)
 	}
@@ -257,7 +258,7 @@ func Text(o Overview, now time.Time) string {
 		line("")
 		line("Hosts:")
 		for _, h := range o.Hosts {
-			line("  " + h.Ago(now))
+			line("  " + termsafe.Line(h.Ago(now)))
 		}
 	}
 	line("")
@@ -266,7 +267,7 @@ func Text(o Overview, now time.Time) string {
 		line("  (none)")
 	}
 	for _, r := range o.Recent {
-		line("  " + pad(FormatAge(r.AgeMs), 5) + " " + activityLine(r))
+		line("  " + pad(FormatAge(r.AgeMs), 5) + " " + termsafe.Line(activityLine(r)))
 	}
 	return b.String()
 }

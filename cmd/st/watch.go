@@ -14,6 +14,7 @@ import (
 
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/watch"
 )
 
@@ -131,7 +132,7 @@ func printLines(w io.Writer, lines []watch.Line) error {
 	}
 	var b strings.Builder
 	for _, l := range lines {
-		b.WriteString(l.String())
+		b.WriteString(termsafe.Line(l.String()))
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())
