@@ -48,7 +48,7 @@ func gitPreCommit(c *call) Result {
 	defer t.Close()
 	now := c.opt.now()
 	set := reserve.Scan(t, now)
-	repo := reserve.Where{Top: top, ID: reserve.Identify(top)}
+	repo := reserve.Identify(top, reserve.HookWait)
 	var b strings.Builder
 	var holders []string
 	for _, p := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {

@@ -41,7 +41,7 @@ func reservedFor(c *call, target, dir string) (reason string, denied bool) {
 	if !ok {
 		return "", false
 	}
-	h, ok := reservations(c).Holder(c.opt.Agent, reserve.Where{Top: top, ID: reserve.Identify(top)}, rel)
+	h, ok := reservations(c).Holder(c.opt.Agent, reserve.Identify(top, reserve.HookWait), rel)
 	if !ok {
 		return "", false
 	}

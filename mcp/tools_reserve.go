@@ -91,7 +91,7 @@ func (s *server) addReserveTools() {
 			if err != nil {
 				return "", reservationsOut{}, err
 			}
-			req := reserve.Request{Agent: s.cfg.Agent, Repo: repo.Top, RepoID: repo.ID, Patterns: pats, Mode: reserve.Exclusive, Reason: str(in.Reason)}
+			req := reserve.Request{Agent: s.cfg.Agent, Repo: repo, Patterns: pats, Mode: reserve.Exclusive, Reason: str(in.Reason)}
 			if in.Shared != nil && *in.Shared {
 				req.Mode = reserve.Shared
 			}

@@ -95,6 +95,8 @@ func decodeFlat(data []byte, r *Reservation) bool {
 			r.Repo = v
 		case "repo_id":
 			r.RepoID = v
+		case "repo_origin":
+			r.Origin = v
 		case "pattern":
 			r.Pattern = v
 		case "mode":

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,78 +16,103 @@ import (
 )
 
 // Where is a repository as reservations name it: Top, its top level on
-// this machine, and ID, what every clone of it shares wherever it sits
-// (see Identify; "" when nothing was found). Two reservations are in the
-// same repository when their IDs are equal or, for files written before
-// IDs existed and for repositories without one, when their tops are.
+// this machine; ID, its root commit as "root:<hash>", which every clone
+// shares wherever it sits; Origin, its origin remote's URL, normalised.
+// ID and Origin are "" when unknown. Two reservations are in the same
+// repository when their IDs, their origins or their tops are equal: the
+// top covers files written before identities existed and repositories
+// with neither a commit nor an origin.
 type Where struct {
-	Top string
-	ID  string
+	Top    string
+	ID     string
+	Origin string
 }
 
-// Same reports whether a reservation made in (top, id) is in w.
-func (w Where) Same(top, id string) bool {
-	return w.ID != "" && w.ID == id || w.Top == top
+// Same reports whether a reservation made in (top, id, origin) is in w.
+func (w Where) Same(top, id, origin string) bool {
+	return w.ID != "" && w.ID == id || w.Origin != "" && w.Origin == origin || w.Top == top
 }
 
 // IDFile is the file, in a repository's git folder (the common one of
-// its linked worktrees), where st keeps the repository's identity once
-// found: finding it asks git to walk the history, which an edit hook
-// cannot afford on every call. It dies with the repository.
+// its linked worktrees), where st keeps the repository's root commit
+// once found: finding it asks git to walk the history, which an edit
+// hook cannot afford on every call. It dies with the repository.
 const IDFile = "st-repo-id"
+
+// How long Identify lets git look for the root commit: a command can
+// wait; a hook, which runs before every edit, gives up sooner and then
+// leaves the question to a command for a while (unknownFor), using the
+// origin and the path meanwhile. Only a history of millions of commits
+// takes that long.
+const (
+	CommandWait = 30 * time.Second
+	HookWait    = time.Second
+	unknownFor  = time.Hour
+)
 
 // gitFileLimit bounds every read of a git file here: .git files, HEAD,
 // commondir and the identity are a line; a config is rarely 10 KiB.
 const gitFileLimit = 256 << 10
 
-// gitTimeout bounds the one git process that finds a root commit.
-const gitTimeout = 3 * time.Second
-
 var idCache sync.Map // top -> root identity, for the life of a process
 
-// Identify returns the identity of the repository whose top level is
-// top: "root:<hash>" for its root commit (the smallest hash when its
-// history has several roots), which every clone shares; without a
-// commit (or without git), "origin:<host/path>" for its origin remote's
-// URL, normalised so that the ssh and https forms agree; else "", and
-// the repository is known by its path only. The root commit is read
+// Identify returns the repository whose top level is top. Its root
+// commit (the smallest hash when its history has several roots) is read
 // from IDFile when an earlier call stored it there; otherwise one git
-// process finds it and stores it.
-func Identify(top string) string {
-	if id, ok := idCache.Load(top); ok {
-		return id.(string)
-	}
-	id := identify(top)
-	if strings.HasPrefix(id, "root:") { // the others may change with the next commit
-		idCache.Store(top, id)
-	}
-	return id
-}
-
-func identify(top string) string {
+// process finds it, within wait, and stores it.
+func Identify(top string, wait time.Duration) Where {
+	w := Where{Top: top}
 	gitDir, common, ok := gitDirs(top)
 	if !ok {
+		return w
+	}
+	w.Origin = originURL(common)
+	if id, ok := idCache.Load(top); ok {
+		w.ID = id.(string)
+		return w
+	}
+	w.ID = rootID(top, gitDir, common, wait)
+	if w.ID != "" {
+		idCache.Store(top, w.ID)
+	}
+	return w
+}
+
+// rootID is Identify's root commit, "" when unknown.
+func rootID(top, gitDir, common string, wait time.Duration) string {
+	if data, err := fsutil.ReadConfig(filepath.Join(common, IDFile), gitFileLimit); err == nil {
+		kept := strings.TrimSpace(string(data))
+		if validRootID(kept) {
+			return kept
+		}
+		// A hook that gave up recently: hooks leave it to a command.
+		if at, ok := strings.CutPrefix(kept, "unknown "); ok && wait < CommandWait {
+			if sec, err := strconv.ParseInt(at, 10, 64); err == nil && time.Since(time.Unix(sec, 0)) < unknownFor {
+				return ""
+			}
+		}
+	}
+	if !hasCommit(gitDir, common) {
 		return ""
 	}
-	if data, err := fsutil.ReadConfig(filepath.Join(common, IDFile), gitFileLimit); err == nil {
-		if id := strings.TrimSpace(string(data)); validRootID(id) {
-			return id
-		}
+	root, timedOut := rootCommit(top, wait)
+	var keep string
+	switch {
+	case root != "":
+		keep = "root:" + root
+	case timedOut:
+		keep = "unknown " + strconv.FormatInt(time.Now().Unix(), 10)
+	default:
+		return ""
 	}
-	if hasCommit(gitDir, common) {
-		if root := rootCommit(top); root != "" {
-			id := "root:" + root
-			if t, err := fsutil.Open(common); err == nil {
-				t.WriteAtomic(IDFile, []byte(id+"\n")) // best effort: found again next time
-				t.Close()
-			}
-			return id
-		}
+	if t, err := fsutil.Open(common); err == nil {
+		t.WriteAtomic(IDFile, []byte(keep+"\n")) // best effort: found again next time
+		t.Close()
 	}
-	if u := originURL(common); u != "" {
-		return "origin:" + u
+	if root == "" {
+		return ""
 	}
-	return ""
+	return keep
 }
 
 // validRootID reports whether s is a stored root identity.
@@ -167,11 +193,13 @@ func hasCommit(gitDir, common string) bool {
 }
 
 // rootCommit asks git for the root commits of HEAD and returns the
-// smallest, or "" when git is missing, fails or takes too long.
-func rootCommit(top string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+// smallest, or "" when git is missing or fails, or takes longer than
+// wait (timedOut).
+func rootCommit(top string, wait time.Duration) (root string, timedOut bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "-C", top, "rev-list", "--max-parents=0", "HEAD")
+	cmd.WaitDelay = 100 * time.Millisecond // a child of git holding the pipe does not hold us
 	// Inside a git hook, GIT_DIR and friends name the repository the hook
 	// runs for, which need not be top.
 	for _, kv := range os.Environ() {
@@ -184,13 +212,13 @@ func rootCommit(top string) string {
 	}
 	out, err := cmd.Output()
 	if err != nil {
-		return ""
+		return "", ctx.Err() != nil
 	}
 	roots := slices.DeleteFunc(strings.Fields(string(out)), func(s string) bool { return !isHex(s) })
 	if len(roots) == 0 {
-		return ""
+		return "", false
 	}
-	return slices.Min(roots)
+	return slices.Min(roots), false
 }
 
 // originURL returns the normalised URL of the origin remote in the

@@ -6,7 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
+
+// identify is Identify without the process's memory of earlier answers.
+func identify(top string) string {
+	idCache.Delete(top)
+	return Identify(top, CommandWait).ID
+}
 
 // git runs git in dir with a fixed identity and no user configuration.
 func git(t *testing.T, dir string, args ...string) string {
@@ -57,7 +64,7 @@ func TestIdentifyClones(t *testing.T) {
 			t.Errorf("%s = %q, %v; want %q", f, data, err, want)
 		}
 	}
-	// Kept, it costs no git process: a git that fails is not asked.
+	// Kept, it costs no git process: without git it is still found.
 	t.Setenv("PATH", t.TempDir())
 	if got := identify(b); got != want {
 		t.Errorf("identify from the kept file = %q, want %q", got, want)
@@ -89,26 +96,65 @@ func TestIdentifyFallbacks(t *testing.T) {
 	base := t.TempDir()
 	empty := filepath.Join(base, "empty")
 	git(t, base, "init", "-q", empty)
-	if got := identify(empty); got != "" {
-		t.Errorf("a repository without commit or origin: %q, want \"\"", got)
+	if got := Identify(empty, CommandWait); got != (Where{Top: empty}) {
+		t.Errorf("a repository without commit or origin: %+v", got)
 	}
 	git(t, empty, "remote", "add", "origin", "git@GitHub.com:acme/proj.git")
-	if got := identify(empty); got != "origin:github.com/acme/proj" {
-		t.Errorf("a repository with only an origin: %q", got)
+	if got := Identify(empty, CommandWait); got.Origin != "github.com/acme/proj" || got.ID != "" {
+		t.Errorf("a repository with only an origin: %+v", got)
 	}
 	if _, err := os.Stat(filepath.Join(empty, ".git", IDFile)); err == nil {
-		t.Errorf("an origin identity was kept; it changes with the first commit")
+		t.Errorf("an identity was kept before the first commit")
 	}
 	git(t, empty, "commit", "-q", "--allow-empty", "-m", "root")
 	if got := identify(empty); !strings.HasPrefix(got, "root:") {
 		t.Errorf("after the first commit: %q, want a root", got)
 	}
-	bare := filepath.Join(base, "fake")
-	if err := os.MkdirAll(filepath.Join(bare, ".git"), 0o755); err != nil {
+	fake := filepath.Join(base, "fake")
+	if err := os.MkdirAll(filepath.Join(fake, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got := identify(bare); got != "" {
-		t.Errorf("an empty .git folder: %q", got)
+	if got := Identify(fake, HookWait); got != (Where{Top: fake}) {
+		t.Errorf("an empty .git folder: %+v", got)
+	}
+}
+
+// TestIdentifyGivesUp: a hook whose git ran out of time leaves a marker,
+// and the hooks after it do not start git again for a while; a command
+// does, and keeps the root it finds.
+func TestIdentifyGivesUp(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	base := t.TempDir()
+	repo := filepath.Join(base, "repo")
+	git(t, base, "init", "-q", repo)
+	git(t, repo, "commit", "-q", "--allow-empty", "-m", "root")
+	want := "root:" + git(t, repo, "rev-parse", "HEAD")
+	// A git that never answers in time.
+	bin := t.TempDir()
+	slow := "#!/bin/sh\nexec /bin/sleep 5\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(slow), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := os.Getenv("PATH")
+	t.Setenv("PATH", bin)
+	if got := Identify(repo, 50*time.Millisecond).ID; got != "" {
+		t.Fatalf("with a git that hangs: %q", got)
+	}
+	data, _ := os.ReadFile(filepath.Join(repo, ".git", IDFile))
+	if !strings.HasPrefix(string(data), "unknown ") {
+		t.Fatalf("marker %q, want unknown <time>", data)
+	}
+	t.Setenv("PATH", path)
+	if got := Identify(repo, HookWait).ID; got != "" {
+		t.Errorf("a hook within the marker's hour found %q; it should leave it to a command", got)
+	}
+	if got := Identify(repo, CommandWait).ID; got != want {
+		t.Errorf("a command: %q, want %q", got, want)
+	}
+	if got := identify(repo); got != want {
+		t.Errorf("after the command: %q, want %q", got, want)
 	}
 }
 
@@ -138,6 +184,11 @@ func TestSameRepoAcrossPaths(t *testing.T) {
 	b := Reservation{ID: "2", Agent: "bob", Repo: "/home/b/proj", RepoID: "root:aa", Pattern: "src/x.go", Mode: Exclusive}
 	old := Reservation{ID: "3", Agent: "cat", Repo: "/home/b/proj", Pattern: "src/x.go", Mode: Exclusive}
 	other := Reservation{ID: "4", Agent: "dan", Repo: "/home/c/proj", RepoID: "root:bb", Pattern: "src/x.go", Mode: Exclusive}
+	viaOrigin := Reservation{ID: "5", Agent: "eve", Repo: "/home/e/proj", Origin: "github.com/acme/proj", Pattern: "src/y.go", Mode: Exclusive}
+	a.Origin = "github.com/acme/proj"
+	if !Clashes(a, viaOrigin) || Clashes(b, viaOrigin) {
+		t.Errorf("origin: a~viaOrigin %v, b~viaOrigin %v; want true false", Clashes(a, viaOrigin), Clashes(b, viaOrigin))
+	}
 	if !Clashes(a, b) || !Clashes(b, old) || Clashes(a, other) || Clashes(a, old) {
 		t.Errorf("Clashes: a~b %v, b~old %v, a~other %v, a~old %v; want true true false false",
 			Clashes(a, b), Clashes(b, old), Clashes(a, other), Clashes(a, old))

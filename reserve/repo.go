@@ -132,7 +132,7 @@ func Pattern(cwd, arg string) (repo Where, pattern string, err error) {
 	if err != nil {
 		return Where{}, "", err
 	}
-	return Where{Top: top, ID: Identify(top)}, g.String(), nil
+	return Identify(top, CommandWait), g.String(), nil
 }
 
 // walkLimit bounds the entries OnDisk looks at: past it, it assumes

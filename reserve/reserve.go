@@ -67,9 +67,10 @@ const (
 type Reservation struct {
 	ID      string    `json:"id"` // the file's name without .json
 	Agent   string    `json:"agent"`
-	Repo    string    `json:"repo"`              // the git top level where it was made, absolute
-	RepoID  string    `json:"repo_id,omitempty"` // what every clone shares (Identify); absent in older files
-	Pattern string    `json:"pattern"`           // relative to the top level (glob.go)
+	Repo    string    `json:"repo"`                  // the git top level where it was made, absolute
+	RepoID  string    `json:"repo_id,omitempty"`     // its root commit (Identify); absent in older files
+	Origin  string    `json:"repo_origin,omitempty"` // its origin remote, normalised
+	Pattern string    `json:"pattern"`               // relative to the top level (glob.go)
 	Mode    string    `json:"mode"`
 	Reason  string    `json:"reason,omitempty"`
 	Host    string    `json:"host,omitempty"`
@@ -83,14 +84,13 @@ type Reservation struct {
 func (r Reservation) Active(now time.Time) bool { return !r.released && now.Before(r.Expires) }
 
 // Where returns the repository r was made in.
-func (r Reservation) Where() Where { return Where{Top: r.Repo, ID: r.RepoID} }
+func (r Reservation) Where() Where { return Where{Top: r.Repo, ID: r.RepoID, Origin: r.Origin} }
 
 // Request asks for reservations of Patterns (already repository-relative,
-// see Pattern) in the repository at Repo, known everywhere as RepoID.
+// see Pattern) in the repository Repo.
 type Request struct {
 	Agent    string
-	Repo     string
-	RepoID   string
+	Repo     Where
 	Patterns []string
 	Mode     string // Exclusive or Shared; "" is Exclusive
 	TTL      time.Duration
@@ -123,7 +123,7 @@ func Clashes(want, have Reservation) bool {
 
 // clashes is Clashes with both patterns parsed.
 func clashes(want, have Reservation, a, b Glob) bool {
-	if want.Agent == have.Agent || !want.Where().Same(have.Repo, have.RepoID) {
+	if want.Agent == have.Agent || !want.Where().Same(have.Repo, have.RepoID, have.Origin) {
 		return false
 	}
 	if want.Mode == Shared && have.Mode == Shared {
@@ -162,7 +162,7 @@ func Reserve(ctx context.Context, t *fsutil.Tree, req Request, now time.Time) ([
 		if err != nil {
 			return nil, err
 		}
-		want = append(want, Reservation{Agent: req.Agent, Repo: req.Repo, RepoID: req.RepoID, Pattern: g.String(), Mode: req.Mode,
+		want = append(want, Reservation{Agent: req.Agent, Repo: req.Repo.Top, RepoID: req.Repo.ID, Origin: req.Repo.Origin, Pattern: g.String(), Mode: req.Mode,
 			Reason: req.Reason, Host: req.Host, Created: now.UTC(), Expires: now.Add(req.TTL).UTC()})
 		wantGlobs = append(wantGlobs, g)
 	}
@@ -197,7 +197,7 @@ func Reserve(ctx context.Context, t *fsutil.Tree, req Request, now time.Time) ([
 	}
 	for i, w := range want {
 		for _, h := range all {
-			if h.Agent == w.Agent && w.Where().Same(h.Repo, h.RepoID) && h.Pattern == w.Pattern && h.Active(now) {
+			if h.Agent == w.Agent && w.Where().Same(h.Repo, h.RepoID, h.Origin) && h.Pattern == w.Pattern && h.Active(now) {
 				if err := markReleased(t, h, now); err != nil {
 					return nil, err
 				}
@@ -285,7 +285,7 @@ func Release(ctx context.Context, t *fsutil.Tree, agent string, repo Where, patt
 	var done []Reservation
 	rs, _ := loadAgent(t, agent, make([]byte, MaxFileSize+1))
 	for _, r := range rs {
-		if !r.Active(now) || repo.Top != "" && !repo.Same(r.Repo, r.RepoID) || len(norm) > 0 && !slices.Contains(norm, r.Pattern) {
+		if !r.Active(now) || repo.Top != "" && !repo.Same(r.Repo, r.RepoID, r.Origin) || len(norm) > 0 && !slices.Contains(norm, r.Pattern) {
 			continue
 		}
 		if err := markReleased(t, r, now); err != nil {
@@ -379,7 +379,7 @@ func (s *Set) Holder(agent string, repo Where, rel string) (Reservation, bool) {
 	var lit Glob
 	for i, r := range s.Active {
 		c := s.globs[i]
-		if !c.ok || r.Agent == agent || r.Mode != Exclusive || !strings.HasPrefix(rel, c.prefix) || !repo.Same(r.Repo, r.RepoID) {
+		if !c.ok || r.Agent == agent || r.Mode != Exclusive || !strings.HasPrefix(rel, c.prefix) || !repo.Same(r.Repo, r.RepoID, r.Origin) {
 			continue
 		}
 		if lit.segs == nil {
@@ -433,7 +433,7 @@ func conflicts(list []Reservation, globs []compiled) map[string]bool {
 
 // repoGroups splits the indices of list into groups that no reservation
 // of another group can share a repository with: those linked by an
-// equal identity or an equal top level (clashes checks each pair).
+// equal identity, origin or top level (clashes checks each pair).
 func repoGroups(list []Reservation) [][]int {
 	parent := make([]int, len(list))
 	find := func(i int) int {
@@ -443,13 +443,13 @@ func repoGroups(list []Reservation) [][]int {
 		}
 		return i
 	}
-	byID, byTop := map[string]int{}, map[string]int{}
+	byID, byOrigin, byTop := map[string]int{}, map[string]int{}, map[string]int{}
 	for i, r := range list {
 		parent[i] = i
 		for _, k := range []struct {
 			m   map[string]int
 			key string
-		}{{byID, r.RepoID}, {byTop, r.Repo}} {
+		}{{byID, r.RepoID}, {byOrigin, r.Origin}, {byTop, r.Repo}} {
 			if k.key == "" {
 				continue
 			}

@@ -25,7 +25,7 @@ func openTree(t *testing.T) *fsutil.Tree {
 }
 
 func req(agent, mode string, patterns ...string) Request {
-	return Request{Agent: agent, Repo: "/r", Patterns: patterns, Mode: mode, Reason: "why " + agent}
+	return Request{Agent: agent, Repo: Where{Top: "/r"}, Patterns: patterns, Mode: mode, Reason: "why " + agent}
 }
 
 func TestReserveConflicts(t *testing.T) {
@@ -40,7 +40,7 @@ func TestReserveConflicts(t *testing.T) {
 		{"shared vs shared", req("bob", Shared, "src/**"), req("amy", Shared, "src/a.go"), true},
 		{"disjoint", req("bob", Exclusive, "src/**"), req("amy", Exclusive, "lib/**"), true},
 		{"own", req("amy", Exclusive, "src/**"), req("amy", Exclusive, "src/a.go"), true},
-		{"other repo", Request{Agent: "bob", Repo: "/other", Patterns: []string{"src/**"}}, req("amy", Exclusive, "src/**"), true},
+		{"other repo", Request{Agent: "bob", Repo: Where{Top: "/other"}, Patterns: []string{"src/**"}}, req("amy", Exclusive, "src/**"), true},
 		{"all or nothing", req("bob", Exclusive, "lib/x.go"), req("amy", Exclusive, "src/", "lib/*.go"), false},
 	}
 	for _, tt := range tests {
@@ -185,10 +185,10 @@ func TestInvalidRequest(t *testing.T) {
 	tr := openTree(t)
 	ctx := context.Background()
 	for _, r := range []Request{
-		{Agent: "a", Repo: "/r", Patterns: []string{"[x]"}},
-		{Agent: "a", Repo: "/r"},
-		{Agent: "a", Repo: "/r", Patterns: []string{"x"}, Mode: "both"},
-		{Agent: "a", Repo: "/r", Patterns: []string{"x"}, TTL: 8 * 24 * time.Hour},
+		{Agent: "a", Repo: Where{Top: "/r"}, Patterns: []string{"[x]"}},
+		{Agent: "a", Repo: Where{Top: "/r"}},
+		{Agent: "a", Repo: Where{Top: "/r"}, Patterns: []string{"x"}, Mode: "both"},
+		{Agent: "a", Repo: Where{Top: "/r"}, Patterns: []string{"x"}, TTL: 8 * 24 * time.Hour},
 	} {
 		if _, err := Reserve(ctx, tr, r, t0); err == nil {
 			t.Errorf("Reserve(%+v) succeeded", r)

@@ -95,7 +95,7 @@ func appendReservationsJSON(b []byte, list []reserve.Reservation, conflicts map[
 		for _, kv := range [...]struct{ k, v string }{
 			{"created", r.Created.UTC().Format(time.RFC3339Nano)}, {"expires", r.Expires.UTC().Format(time.RFC3339Nano)},
 			{"host", r.Host}, {"id", r.ID}, {"mode", r.Mode}, {"pattern", r.Pattern}, {"reason", r.Reason},
-			{"repo", r.Repo}, {"repo_id", r.RepoID},
+			{"repo", r.Repo}, {"repo_id", r.RepoID}, {"repo_origin", r.Origin},
 		} {
 			b = append(b, ',', '"')
 			b = append(b, kv.k...)

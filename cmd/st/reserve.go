@@ -54,7 +54,7 @@ func (c *reserveCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	req.Repo, req.RepoID, req.Patterns = repo.Top, repo.ID, patterns
+	req.Repo, req.Patterns = repo, patterns
 	req.Host, _ = os.Hostname()
 	id, t, err := a.openAgentWritable("", layout.Create)
 	if err != nil {
@@ -108,7 +108,7 @@ func patternsHere(paths []string) (repo reserve.Where, patterns []string, err er
 func reservationsJSON(list []reserve.Reservation, conflicts map[string]bool) []map[string]any {
 	out := make([]map[string]any, 0, len(list))
 	for _, r := range list {
-		m := map[string]any{"id": r.ID, "agent": r.Agent, "repo": r.Repo, "repo_id": r.RepoID, "pattern": r.Pattern, "mode": r.Mode,
+		m := map[string]any{"id": r.ID, "agent": r.Agent, "repo": r.Repo, "repo_id": r.RepoID, "repo_origin": r.Origin, "pattern": r.Pattern, "mode": r.Mode,
 			"reason": r.Reason, "host": r.Host, "created": r.Created.UTC().Format(time.RFC3339Nano),
 			"expires": r.Expires.UTC().Format(time.RFC3339Nano)}
 		if conflicts != nil {
