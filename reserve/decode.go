@@ -11,52 +11,92 @@ import (
 // encoding/json's time (a listing decodes every file); anything else
 // (numbers, nesting, a stray key, another spacing) goes to
 // encoding/json, which decides.
-func decode(data []byte, r *Reservation) error {
-	if decodeFlat(data, r) {
+func decode(data []byte, r *Reservation, in *interner) error {
+	if decodeFlat(data, r, in) {
 		return nil
 	}
 	*r = Reservation{}
 	return json.Unmarshal(data, r)
 }
 
+// interner shares one copy of the strings many reservations repeat
+// (agent, repository, mode, host): a listing holds them all at once. A
+// nil interner copies.
+type interner map[string]string
+
+// text is a value str read: its raw bytes, or the decoded string.
+func text(raw []byte, s string) string {
+	if raw != nil {
+		return string(raw)
+	}
+	return s
+}
+
+// text is the package's text for a value many records repeat: one copy
+// for all.
+func (in *interner) text(raw []byte, s string) string {
+	if raw == nil {
+		return in.get(s)
+	}
+	if in != nil && *in != nil {
+		if v, ok := (*in)[string(raw)]; ok {
+			return v
+		}
+	}
+	return in.get(string(raw))
+}
+
+func (in *interner) get(s string) string {
+	if in == nil {
+		return s
+	}
+	if *in == nil {
+		*in = map[string]string{}
+	}
+	if v, ok := (*in)[s]; ok {
+		return v
+	}
+	(*in)[s] = s
+	return s
+}
+
 // decodeFlat decodes {"key": "value", ...} with the keys of Reservation;
 // ok is false for anything else, r then half-filled.
-func decodeFlat(data []byte, r *Reservation) bool {
+func decodeFlat(data []byte, r *Reservation, in *interner) bool {
 	p := 0
 	ws := func() {
 		for p < len(data) && (data[p] == ' ' || data[p] == '\n' || data[p] == '\t' || data[p] == '\r') {
 			p++
 		}
 	}
-	str := func() (string, bool) {
+	// str reads a string; plain is the raw text when it holds no escape
+	// and nothing but printable ASCII, which needs no decoding.
+	str := func() (plain []byte, s string, ok bool) {
 		if p >= len(data) || data[p] != '"' {
-			return "", false
+			return nil, "", false
 		}
 		start := p
 		p++
-		plain := true
+		simple := true
 		for p < len(data) && data[p] != '"' {
 			c := data[p]
 			if c == '\\' {
-				plain = false
+				simple = false
 				p++
 			} else if c < 0x20 || c >= utf8.RuneSelf {
-				plain = false
+				simple = false
 			}
 			p++
 		}
 		if p >= len(data) {
-			return "", false
+			return nil, "", false
 		}
 		p++
-		if plain {
-			return string(data[start+1 : p-1]), true
+		if simple {
+			return data[start+1 : p-1], "", true
 		}
-		var s string
-		if json.Unmarshal(data[start:p], &s) != nil {
-			return "", false
-		}
-		return s, true
+		s, ok = unquote(data[start:p])
+		return nil, s, ok
 	}
 	ws()
 	if p >= len(data) || data[p] != '{' {
@@ -70,9 +110,9 @@ func decodeFlat(data []byte, r *Reservation) bool {
 			p++
 			break
 		}
-		k, ok := str()
-		if !ok {
-			return false
+		k, _, ok := str()
+		if !ok || k == nil {
+			return false // an escaped key: encoding/json decides
 		}
 		ws()
 		if p >= len(data) || data[p] != ':' {
@@ -80,35 +120,35 @@ func decodeFlat(data []byte, r *Reservation) bool {
 		}
 		p++
 		ws()
-		v, ok := str()
+		vb, vs, ok := str()
 		if !ok {
 			return false
 		}
 		seen++
 		var err error
-		switch k {
+		switch string(k) { // no copy: a switch on a conversion
 		case "id":
-			r.ID = v
+			r.ID = text(vb, vs)
 		case "agent":
-			r.Agent = v
+			r.Agent = in.text(vb, vs)
 		case "repo":
-			r.Repo = v
+			r.Repo = in.text(vb, vs)
 		case "repo_id":
-			r.RepoID = v
+			r.RepoID = in.text(vb, vs)
 		case "repo_origin":
-			r.Origin = v
+			r.Origin = in.text(vb, vs)
 		case "pattern":
-			r.Pattern = v
+			r.Pattern = text(vb, vs)
 		case "mode":
-			r.Mode = v
+			r.Mode = in.text(vb, vs)
 		case "reason":
-			r.Reason = v
+			r.Reason = text(vb, vs)
 		case "host":
-			r.Host = v
+			r.Host = in.text(vb, vs)
 		case "created":
-			r.Created, err = time.Parse(time.RFC3339Nano, v)
+			r.Created, err = time.Parse(time.RFC3339Nano, text(vb, vs))
 		case "expires":
-			r.Expires, err = time.Parse(time.RFC3339Nano, v)
+			r.Expires, err = time.Parse(time.RFC3339Nano, text(vb, vs))
 		default:
 			return false
 		}
@@ -128,4 +168,13 @@ func decodeFlat(data []byte, r *Reservation) bool {
 	}
 	ws()
 	return p == len(data)
+}
+
+// unquote decodes a JSON string with escapes or non-ASCII text.
+func unquote(q []byte) (string, bool) {
+	var s string
+	if json.Unmarshal(q, &s) != nil {
+		return "", false
+	}
+	return s, true
 }

@@ -13,7 +13,7 @@ func TestDecode(t *testing.T) {
 		Expires: time.UnixMilli(1_800_003_600_000).UTC()}
 	data, _ := json.MarshalIndent(r, "", "  ")
 	var got Reservation
-	if !decodeFlat(data, &got) {
+	if !decodeFlat(data, &got, nil) {
 		t.Fatalf("decodeFlat refused st's own file:\n%s", data)
 	}
 	if !reflect.DeepEqual(got, r) {
@@ -21,7 +21,7 @@ func TestDecode(t *testing.T) {
 	}
 	for _, s := range []string{`{"agent":"bob","expires":1}`, `{"Agent":"bob"}`, `[]`, `{"agent":"bob",}`, `{"agent":"bob"} x`, ``} {
 		var r Reservation
-		if decodeFlat([]byte(s), &r) {
+		if decodeFlat([]byte(s), &r, nil) {
 			t.Errorf("decodeFlat(%q) took it", s)
 		}
 	}
@@ -33,7 +33,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"agent":"b\u00e9\ud800","repo":"\xff"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var fast Reservation
-		if !decodeFlat(data, &fast) {
+		if !decodeFlat(data, &fast, new(interner)) {
 			return
 		}
 		var slow Reservation

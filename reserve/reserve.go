@@ -362,7 +362,7 @@ func litPrefix(p string) string {
 // Scan reads every agent's active reservations.
 func Scan(t *fsutil.Tree, now time.Time) *Set {
 	all, skipped := load(t)
-	s := &Set{Skipped: skipped}
+	s := &Set{Skipped: skipped, Active: all[:0], globs: make([]compiled, 0, len(all))}
 	for _, r := range all {
 		if r.Active(now) {
 			s.Active = append(s.Active, r)
@@ -506,7 +506,11 @@ func load(t *fsutil.Tree) ([]Reservation, []Skipped) {
 		})
 	}
 	wg.Wait()
-	var out []Reservation
+	n := 0
+	for _, r := range results {
+		n += len(r.rs)
+	}
+	out := make([]Reservation, 0, n)
 	var skipped []Skipped
 	for _, r := range results {
 		out = append(out, r.rs...)
@@ -537,8 +541,9 @@ func loadAgent(t *fsutil.Tree, agent string, buf []byte) ([]Reservation, []Skipp
 			released[id] = true
 		}
 	}
-	var out []Reservation
+	out := make([]Reservation, 0, len(names))
 	var skipped []Skipped
+	var in interner
 	for _, n := range names {
 		id, ok := strings.CutSuffix(n, recordSuffix)
 		if !ok || strings.HasPrefix(n, ".") {
@@ -555,7 +560,7 @@ func loadAgent(t *fsutil.Tree, agent string, buf []byte) ([]Reservation, []Skipp
 		}
 		var r Reservation
 		switch {
-		case decode(buf[:k], &r) != nil:
+		case decode(buf[:k], &r, &in) != nil:
 			skip("not a reservation (not its JSON)")
 			continue
 		case r.Agent != agent:
