@@ -69,7 +69,10 @@ func (reservationsCmd) Help() string {
 repository and reason; expired and released ones are left out. CONFLICT
 marks two reservations that clash because two machines granted them before
 a sync brought them together: until one is released, each holder's edits
-under the other's reservation are refused.`
+under the other's reservation are refused. Clones of one repository at
+different paths are one repository. A file of a reservations folder that is
+not a reservation, or is larger than 64 KiB, is skipped with a warning on
+stderr naming it.`
 }
 
 func (reservationsCmd) examples() []example {
