@@ -232,7 +232,7 @@ func conflictError(want, clash []Reservation, now time.Time) error {
 	var b strings.Builder
 	pats := make([]string, len(want))
 	for i, w := range want {
-		pats[i] = w.Pattern
+		pats[i] = termsafe.Line(w.Pattern)
 	}
 	fmt.Fprintf(&b, "cannot reserve %s (%s): ", strings.Join(pats, ", "), want[0].Mode)
 	holders := make([]map[string]any, 0, len(clash))
