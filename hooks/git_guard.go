@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/reserve"
 )
 
@@ -28,14 +29,14 @@ func gitPreCommit(c *call) Result {
 	if err != nil {
 		return Result{}
 	}
-	repo, ok := reserve.FindRepo(cwd)
+	top, ok := reserve.FindRepo(cwd)
 	if !ok {
 		return Result{}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), Budget(c.opt.HookTimeoutMS))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "diff", "--cached", "--name-only", "--no-renames", "-z")
-	cmd.Dir = repo
+	cmd.Dir = top
 	out, err := cmd.Output()
 	if err != nil {
 		return Result{}
@@ -46,17 +47,19 @@ func gitPreCommit(c *call) Result {
 	}
 	defer t.Close()
 	now := c.opt.now()
+	set := reserve.Scan(t, now)
+	repo := reserve.Identify(top, reserve.HookWait)
 	var b strings.Builder
 	var holders []string
 	for _, p := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
 		if p == "" {
 			continue
 		}
-		h, ok := reserve.Holder(t, c.opt.Agent, repo, p, now)
+		h, ok := set.Holder(c.opt.Agent, repo, p)
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(&b, "  %s: %s\n", p, reserve.Describe(h, now))
+		fmt.Fprintf(&b, "  %s: %s\n", termsafe.Line(p), reserve.Describe(h, now))
 		if !strings.Contains(strings.Join(holders, " "), h.Agent) {
 			holders = append(holders, h.Agent)
 		}

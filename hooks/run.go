@@ -11,6 +11,7 @@ import (
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/reserve"
 )
 
 // Result is what a hook prints and how it exits.
@@ -156,6 +157,8 @@ type call struct {
 	now     time.Time
 	t       *fsutil.Tree
 	ctx     context.Context
+
+	reservations *reserve.Set // read at the first edit check (reservations.go)
 }
 
 // StdinBound bounds the read of a hook's payload; a timeout counts as

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"github.com/smalltalk-go/st/internal/duration"
 	"os"
 	"path/filepath"
@@ -54,20 +55,20 @@ func toOut(list []reserve.Reservation, conflicts map[string]bool) []reservationO
 }
 
 // patterns turns paths into one repository and its relative patterns.
-func patterns(paths []string) (string, []string, error) {
+func patterns(paths []string) (reserve.Where, []string, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
-		return "", nil, err
+		return reserve.Where{}, nil, err
 	}
-	repo := ""
+	repo := reserve.Where{}
 	var out []string
 	for _, p := range paths {
 		r, pat, err := reserve.Pattern(cwd, filepath.FromSlash(p))
 		if err != nil {
-			return "", nil, err
+			return reserve.Where{}, nil, err
 		}
-		if repo != "" && r != repo {
-			return "", nil, sterr.Msg("%s and %s are in different repositories: reserve them separately", paths[0], p)
+		if repo.Top != "" && r.Top != repo.Top {
+			return reserve.Where{}, nil, sterr.Msg("%s and %s are in different repositories: reserve them separately", paths[0], p)
 		}
 		repo = r
 		out = append(out, pat)
@@ -117,7 +118,13 @@ func (s *server) addReserveTools() {
 			if err != nil {
 				return "", reservationsOut{}, err
 			}
-			return "reserved " + plural(len(got), "pattern", "patterns") + " in " + repo, reservationsOut{Reservations: toOut(got, nil)}, nil
+			text := "reserved " + plural(len(got), "pattern", "patterns") + " in " + repo.Top
+			for _, r := range got {
+				if !reserve.OnDisk(r.Repo, r.Pattern) {
+					text += "; " + r.Pattern + " matches nothing on disk yet"
+				}
+			}
+			return text, reservationsOut{Reservations: toOut(got, nil)}, nil
 		},
 	})
 	add(s, tool[releaseIn, reservationsOut]{
@@ -131,7 +138,7 @@ func (s *server) addReserveTools() {
 			if all == (len(in.Paths) > 0) {
 				return "", reservationsOut{}, sterr.Msg("give paths or all: true")
 			}
-			repo, pats := "", []string(nil)
+			repo, pats := reserve.Where{}, []string(nil)
 			if !all {
 				var err error
 				if repo, pats, err = patterns(in.Paths); err != nil {
@@ -164,16 +171,22 @@ func (s *server) addReserveTools() {
 			}
 			t := s.readTree()
 			defer closeTree(t)
-			var all, list []reserve.Reservation
+			set := &reserve.Set{}
 			if t != nil {
-				all = reserve.List(t, s.cfg.Now())
+				set = reserve.Scan(t, s.cfg.Now())
 			}
-			for _, r := range all {
+			var list []reserve.Reservation
+			for _, r := range set.Active {
 				if str(in.Agent) == "" || r.Agent == *in.Agent {
 					list = append(list, r)
 				}
 			}
-			return plural(len(list), "active reservation", "active reservations"), reservationsOut{Reservations: toOut(list, reserve.Conflicts(all))}, nil
+			text := plural(len(list), "active reservation", "active reservations")
+			if n := len(set.Skipped); n > 0 {
+				text += fmt.Sprintf("; skipped %s", plural(n, "file that is not a reservation", "files that are not reservations"))
+				text += " (" + set.Skipped[0].String() + ")"
+			}
+			return text, reservationsOut{Reservations: toOut(list, set.Conflicts())}, nil
 		},
 	})
 }

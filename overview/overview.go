@@ -15,6 +15,7 @@ import (
 	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/message"
 )
 
@@ -226,12 +227,12 @@ func Text(o Overview, now time.Time) string {
 	case o.Inbox.Unread == 0:
 		line("  (empty)")
 	case o.Inbox.Oldest != nil:
-		subj := o.Inbox.Oldest.Subject
+		subj := termsafe.Line(o.Inbox.Oldest.Subject)
 		if subj == "" {
 			subj = "(no subject)"
 		}
 		line("  " + strconv.Itoa(o.Inbox.Unread) + " new (oldest " + FormatAge(float64(o.Inbox.Oldest.AgeMs)) +
-			" ago: " + o.Inbox.Oldest.From + " — \"" + subj + "\")")
+			" ago: " + termsafe.Line(o.Inbox.Oldest.From) + " — \"" + subj + "\")")
 	default:
 		line("  " + strconv.Itoa(o.Inbox.Unread) + " new")
 	}
@@ -242,7 +243,7 @@ func Text(o Overview, now time.Time) string {
 	}
 	nowMs := float64(now.UnixMilli())
 	for _, m := range o.Members {
-		s := "  " + pad(m.Identity, 12) + " " + pad(m.Status, 10) + " "
+		s := "  " + pad(m.Identity, 12) + " " + pad(termsafe.Line(m.Status), 10) + " "
 		if m.LastActivity != nil {
 			s += "last active " + FormatAge(math.Max(0, nowMs-*m.LastActivity)) + " ago"
 		} else {
@@ -250,9 +251,9 @@ func Text(o Overview, now time.Time) string {
 		}
 		s += waitingNote(m.Waiting, nowMs)
 		if m.Host != nil {
-			s += "  on " + m.Host.Name
+			s += "  on " + termsafe.Line(m.Host.Name)
 			if len(m.AlsoClaimedBy) > 0 {
-				s += " (ALSO WRITES ON " + strings.Join(m.AlsoClaimedBy, ", ") + ")"
+				s += " (ALSO WRITES ON " + termsafe.Line(strings.Join(m.AlsoClaimedBy, ", ")) + ")"
 			}
 		}
 		line(s)
@@ -261,7 +262,7 @@ func Text(o Overview, now time.Time) string {
 		line("")
 		line("Hosts:")
 		for _, h := range o.Hosts {
-			line("  " + h.Ago(now))
+			line("  " + termsafe.Line(h.Ago(now)))
 		}
 	}
 	line("")
@@ -270,7 +271,7 @@ func Text(o Overview, now time.Time) string {
 		line("  (none)")
 	}
 	for _, r := range o.Recent {
-		line("  " + pad(FormatAge(r.AgeMs), 5) + " " + activityLine(r))
+		line("  " + pad(FormatAge(r.AgeMs), 5) + " " + termsafe.Line(activityLine(r)))
 	}
 	return b.String()
 }

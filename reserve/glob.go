@@ -34,10 +34,20 @@ type tok struct {
 	r    rune
 }
 
-// segment is one folder name pattern; deep marks "**".
+// segment is one folder name pattern, as written in src; deep marks
+// "**".
 type segment struct {
 	deep bool
+	src  string
 	toks []tok
+}
+
+// sameName reports whether some non-empty name matches both x and y.
+func sameName(x, y segment) bool {
+	if x.src == y.src {
+		return true // a name pattern always matches some name
+	}
+	return segOverlap(x.toks, y.toks)
 }
 
 // Glob is a parsed pattern.
@@ -91,13 +101,10 @@ func Parse(p string) (Glob, error) {
 		case strings.Contains(s, "**"):
 			return Glob{}, badPattern(src, "** must be a whole segment, like src/**/x.go")
 		default:
-			var seg segment
+			seg := segment{src: s, toks: make([]tok, 0, len(s))}
 			for _, r := range s {
 				switch r {
 				case '*':
-					if n := len(seg.toks); n > 0 && seg.toks[n-1].kind == tokStar {
-						continue
-					}
 					seg.toks = append(seg.toks, tok{kind: tokStar})
 				case '?':
 					seg.toks = append(seg.toks, tok{kind: tokOne})
@@ -125,7 +132,7 @@ func Parse(p string) (Glob, error) {
 func literal(p string) Glob {
 	var g Glob
 	for _, s := range strings.Split(path.Clean(p), "/") {
-		var seg segment
+		seg := segment{src: s}
 		for _, r := range s {
 			seg.toks = append(seg.toks, tok{kind: tokLit, r: r})
 		}
@@ -141,26 +148,45 @@ func (g Glob) Match(p string) bool { return Overlap(g, literal(p)) }
 
 // Overlap reports whether some path matches both a and b: it explores
 // the product of the two patterns' automata, so it is exact for the
-// supported syntax.
+// supported syntax. Patterns of a few segments (all real ones) are
+// explored without allocating: it runs for every candidate pair of a
+// listing.
 func Overlap(a, b Glob) bool {
 	n, m := len(a.segs), len(b.segs)
-	seen := make([]bool, (n+1)*(m+1))
-	stack := [][2]int{{0, 0}}
-	for len(stack) > 0 {
-		st := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		i, j := st[0], st[1]
-		if seen[i*(m+1)+j] {
-			continue
+	// A common path ends with names both tails match, up to the last **
+	// of either: checked first, it settles most pairs of patterns that
+	// start with ** (**/x/*.go against **/y/*.go) at once.
+	for i, j := n-1, m-1; i >= 0 && j >= 0 && !a.segs[i].deep && !b.segs[j].deep; i, j = i-1, j-1 {
+		if !sameName(a.segs[i], b.segs[j]) {
+			return false
 		}
-		seen[i*(m+1)+j] = true
+	}
+	states := (n + 1) * (m + 1)
+	var seenBuf [4]uint64
+	var stackBuf [64]uint16
+	seen, stack := seenBuf[:], stackBuf[:0]
+	if states > len(seenBuf)*64 {
+		seen = make([]uint64, (states+63)/64)
+	}
+	mark := func(s int) bool { // reports whether s was new
+		if seen[s/64]&(1<<(s%64)) != 0 {
+			return false
+		}
+		seen[s/64] |= 1 << (s % 64)
+		return true
+	}
+	push := func(i, j int) {
+		if s := i*(m+1) + j; mark(s) {
+			stack = append(stack, uint16(s))
+		}
+	}
+	push(0, 0)
+	for len(stack) > 0 {
+		st := int(stack[len(stack)-1])
+		stack = stack[:len(stack)-1]
+		i, j := st/(m+1), st%(m+1)
 		if i == n && j == m {
 			return true
-		}
-		push := func(i, j int) {
-			if !seen[i*(m+1)+j] {
-				stack = append(stack, [2]int{i, j})
-			}
 		}
 		// ** may match no folder at all.
 		if i < n && a.segs[i].deep {
@@ -174,7 +200,7 @@ func Overlap(a, b Glob) bool {
 		}
 		// Both consume one folder name: ** stays, a name pattern moves on.
 		sa, sb := a.segs[i], b.segs[j]
-		if !sa.deep && !sb.deep && !segOverlap(sa.toks, sb.toks) {
+		if !sa.deep && !sb.deep && !sameName(sa, sb) {
 			continue
 		}
 		ni, nj := i+1, j+1
@@ -191,44 +217,83 @@ func Overlap(a, b Glob) bool {
 
 // segOverlap reports whether some non-empty name matches both p and q.
 func segOverlap(p, q []tok) bool {
+	if lit, ok := literalToks(p, q); ok {
+		return lit
+	}
 	n, m := len(p), len(q)
 	// state (i, j, k): k is 1 once at least one rune was consumed.
-	seen := make([]bool, (n+1)*(m+1)*2)
-	idx := func(i, j, k int) int { return (i*(m+1)+j)*2 + k }
-	type state struct{ i, j, k int }
-	stack := []state{{0, 0, 0}}
-	for len(stack) > 0 {
-		s := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[idx(s.i, s.j, s.k)] {
-			continue
+	states := (n + 1) * (m + 1) * 2
+	var seenBuf [8]uint64
+	var stackBuf [128]int32
+	seen, stack := seenBuf[:], stackBuf[:0]
+	if states > len(seenBuf)*64 {
+		seen = make([]uint64, (states+63)/64)
+	}
+	push := func(i, j, k int) {
+		s := (i*(m+1)+j)*2 + k
+		if seen[s/64]&(1<<(s%64)) == 0 {
+			seen[s/64] |= 1 << (s % 64)
+			stack = append(stack, int32(s))
 		}
-		seen[idx(s.i, s.j, s.k)] = true
-		if s.i == n && s.j == m && s.k == 1 {
+	}
+	push(0, 0, 0)
+	for len(stack) > 0 {
+		s := int(stack[len(stack)-1])
+		stack = stack[:len(stack)-1]
+		k := s % 2
+		i, j := (s/2)/(m+1), (s/2)%(m+1)
+		if i == n && j == m && k == 1 {
 			return true
 		}
-		if s.i < n && p[s.i].kind == tokStar {
-			stack = append(stack, state{s.i + 1, s.j, s.k})
+		if i < n && p[i].kind == tokStar {
+			push(i+1, j, k)
 		}
-		if s.j < m && q[s.j].kind == tokStar {
-			stack = append(stack, state{s.i, s.j + 1, s.k})
+		if j < m && q[j].kind == tokStar {
+			push(i, j+1, k)
 		}
 		// Consume one rune on both sides: a star stays, the rest move on.
-		if s.i == n || s.j == m {
+		if i == n || j == m {
 			continue
 		}
-		a, b := p[s.i], q[s.j]
+		a, b := p[i], q[j]
 		if a.kind == tokLit && b.kind == tokLit && a.r != b.r {
 			continue
 		}
-		ni, nj := s.i+1, s.j+1
+		ni, nj := i+1, j+1
 		if a.kind == tokStar {
-			ni = s.i
+			ni = i
 		}
 		if b.kind == tokStar {
-			nj = s.j
+			nj = j
 		}
-		stack = append(stack, state{ni, nj, 1})
+		push(ni, nj, 1)
 	}
 	return false
+}
+
+// literalToks answers segOverlap at once when both names are literal
+// (the common case: equal or not) or when their literal starts already
+// differ; ok is false when it takes the full search.
+func literalToks(p, q []tok) (overlap, ok bool) {
+	allLit := true
+	for i := 0; i < len(p) || i < len(q); i++ {
+		var a, b tok
+		if i < len(p) {
+			a = p[i]
+		}
+		if i < len(q) {
+			b = q[i]
+		}
+		if i >= len(p) || i >= len(q) || a.kind != tokLit || b.kind != tokLit {
+			if i < len(p) && a.kind != tokLit || i < len(q) && b.kind != tokLit {
+				allLit = false
+				break
+			}
+			return false, true // one literal name ends before the other
+		}
+		if a.r != b.r {
+			return false, true
+		}
+	}
+	return allLit && len(p) > 0, allLit
 }

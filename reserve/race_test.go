@@ -39,7 +39,7 @@ func racer(agent string) int {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		_, err = Reserve(context.Background(), t, Request{Agent: agent, Repo: "/repo", Patterns: []string{pattern}}, time.Now())
+		_, err = Reserve(context.Background(), t, Request{Agent: agent, Repo: Where{Top: "/repo"}, Patterns: []string{pattern}}, time.Now())
 		t.Close()
 		switch {
 		case err == nil:

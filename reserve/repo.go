@@ -1,6 +1,7 @@
 package reserve
 
 import (
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -69,17 +70,20 @@ func Locate(p string) (repo, rel string, ok bool) {
 func hasMeta(s string) bool { return strings.ContainsAny(s, "*?") }
 
 // Pattern turns arg, as given in folder cwd (absolute), into the
-// repository and the repository-relative pattern to reserve. A literal
-// arg naming an existing folder reserves the folder and everything under
-// it.
-func Pattern(cwd, arg string) (repo, pattern string, err error) {
+// repository and the repository-relative pattern to reserve. A trailing
+// slash always means a folder and everything under it; so does a literal
+// arg naming an existing folder. A literal arg naming nothing yet is
+// reserved in its folder form too (name/**, which covers a file of that
+// name as well as everything under a folder of that name), so that
+// reserving a package before creating it keeps others out of it.
+func Pattern(cwd, arg string) (repo Where, pattern string, err error) {
 	if arg == "" {
-		return "", "", badPattern(arg, "empty")
+		return Where{}, "", badPattern(arg, "empty")
 	}
 	if hasMeta(arg) {
 		for _, s := range strings.Split(filepath.ToSlash(arg), "/") {
 			if s == ".." {
-				return "", "", badPattern(arg, "'..' leaves the folder")
+				return Where{}, "", badPattern(arg, "'..' leaves the folder")
 			}
 		}
 	}
@@ -98,14 +102,17 @@ func Pattern(cwd, arg string) (repo, pattern string, err error) {
 		}
 	}
 	dir := filepath.FromSlash(path.Clean("/" + strings.Join(segs[:head], "/")))
-	repo, rel, ok := Locate(dir)
+	top, rel, ok := Locate(dir)
 	if !ok {
-		return "", "", sterr.New(NotInRepo, "not inside a git repository: "+dir+" (reservations are relative to a repository's top level)",
+		return Where{}, "", sterr.New(NotInRepo, "not inside a git repository: "+dir+" (reservations are relative to a repository's top level)",
 			map[string]any{"path": dir})
 	}
 	pattern = strings.Join(segs[head:], "/")
 	if rel != "." {
 		pattern = path.Join(rel, pattern)
+	}
+	if _, err := Parse(pattern); err != nil && rel != "." {
+		return Where{}, "", err
 	}
 	if head == len(segs) {
 		switch {
@@ -114,7 +121,7 @@ func Pattern(cwd, arg string) (repo, pattern string, err error) {
 		case strings.HasSuffix(arg, "/"):
 			pattern += "/"
 		default:
-			if fi, err := os.Stat(filepath.Join(repo, filepath.FromSlash(rel))); err == nil && fi.IsDir() {
+			if fi, err := os.Stat(filepath.Join(top, filepath.FromSlash(rel))); err != nil || fi.IsDir() {
 				pattern += "/"
 			}
 		}
@@ -123,7 +130,56 @@ func Pattern(cwd, arg string) (repo, pattern string, err error) {
 	}
 	g, err := Parse(pattern)
 	if err != nil {
-		return "", "", err
+		return Where{}, "", err
 	}
-	return repo, g.String(), nil
+	return Identify(top, CommandWait), g.String(), nil
+}
+
+// walkLimit bounds the entries OnDisk looks at: past it, it assumes
+// that something matches.
+const walkLimit = 20000
+
+// OnDisk reports whether pattern (relative to top) matches an existing
+// file or folder under top. It looks at most at walkLimit entries from
+// the pattern's literal folder down (the .git folder left out), and
+// says yes when it had to stop.
+func OnDisk(top, pattern string) bool {
+	g, err := Parse(pattern)
+	if err != nil {
+		return true
+	}
+	src := g.String()
+	i := strings.IndexAny(src, "*?")
+	if i < 0 {
+		_, err := os.Lstat(filepath.Join(top, filepath.FromSlash(src)))
+		return err == nil
+	}
+	start := "." // the folder the wildcards start in
+	if j := strings.LastIndex(src[:i], "/"); j >= 0 {
+		start = src[:j]
+	}
+	seen, found := 0, false
+	filepath.WalkDir(filepath.Join(top, filepath.FromSlash(start)), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if seen++; seen > walkLimit {
+			found = true
+			return filepath.SkipAll
+		}
+		rel, err := filepath.Rel(top, p)
+		if err != nil {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if rel != "." && g.Match(rel) {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
 }

@@ -25,7 +25,7 @@ func openTree(t *testing.T) *fsutil.Tree {
 }
 
 func req(agent, mode string, patterns ...string) Request {
-	return Request{Agent: agent, Repo: "/r", Patterns: patterns, Mode: mode, Reason: "why " + agent}
+	return Request{Agent: agent, Repo: Where{Top: "/r"}, Patterns: patterns, Mode: mode, Reason: "why " + agent}
 }
 
 func TestReserveConflicts(t *testing.T) {
@@ -40,7 +40,7 @@ func TestReserveConflicts(t *testing.T) {
 		{"shared vs shared", req("bob", Shared, "src/**"), req("amy", Shared, "src/a.go"), true},
 		{"disjoint", req("bob", Exclusive, "src/**"), req("amy", Exclusive, "lib/**"), true},
 		{"own", req("amy", Exclusive, "src/**"), req("amy", Exclusive, "src/a.go"), true},
-		{"other repo", Request{Agent: "bob", Repo: "/other", Patterns: []string{"src/**"}}, req("amy", Exclusive, "src/**"), true},
+		{"other repo", Request{Agent: "bob", Repo: Where{Top: "/other"}, Patterns: []string{"src/**"}}, req("amy", Exclusive, "src/**"), true},
 		{"all or nothing", req("bob", Exclusive, "lib/x.go"), req("amy", Exclusive, "src/", "lib/*.go"), false},
 	}
 	for _, tt := range tests {
@@ -81,11 +81,11 @@ func TestExpiry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := Holder(tr, "amy", "/r", "src/a.go", t0.Add(9*time.Minute)); !ok {
+	if _, ok := Scan(tr, t0.Add(9*time.Minute)).Holder("amy", Where{Top: "/r"}, "src/a.go"); !ok {
 		t.Fatal("no holder before expiry")
 	}
 	later := t0.Add(10 * time.Minute)
-	if _, ok := Holder(tr, "amy", "/r", "src/a.go", later); ok {
+	if _, ok := Scan(tr, later).Holder("amy", Where{Top: "/r"}, "src/a.go"); ok {
 		t.Fatal("an expired reservation still holds")
 	}
 	if _, err := Reserve(ctx, tr, req("amy", Exclusive, "src/a.go"), later); err != nil {
@@ -104,7 +104,7 @@ func TestReleaseIdempotent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, want := range []int{1, 0} {
-		got, err := Release(ctx, tr, "bob", "/r", []string{"src/"}, t0)
+		got, err := Release(ctx, tr, "bob", Where{Top: "/r"}, []string{"src/"}, t0)
 		if err != nil || len(got) != want {
 			t.Fatalf("release #%d = %v, %v; want %d released", i+1, got, err, want)
 		}
@@ -115,11 +115,11 @@ func TestReleaseIdempotent(t *testing.T) {
 	if _, err := Reserve(ctx, tr, req("amy", Exclusive, "a.go"), t0); sterr.CodeOf(err) != Conflict {
 		t.Fatalf("a.go was not released, yet: %v", err)
 	}
-	got, err := Release(ctx, tr, "bob", "", nil, t0)
+	got, err := Release(ctx, tr, "bob", Where{}, nil, t0)
 	if err != nil || len(got) != 1 || got[0].Pattern != "a.go" {
 		t.Fatalf("release all = %v, %v", got, err)
 	}
-	if got, err := Release(ctx, tr, "nobody", "", nil, t0); err != nil || len(got) != 0 {
+	if got, err := Release(ctx, tr, "nobody", Where{}, nil, t0); err != nil || len(got) != 0 {
 		t.Fatalf("release by an agent holding nothing = %v, %v", got, err)
 	}
 }
@@ -161,7 +161,7 @@ func TestSyncConflict(t *testing.T) {
 	if len(list) != 2 || len(bad) != 2 {
 		t.Fatalf("list %+v conflicts %v; want both marked", list, bad)
 	}
-	if h, ok := Holder(a, "amy", "/r", "src/a.go", t0); !ok || h.Agent != "bob" {
+	if h, ok := Scan(a, t0).Holder("amy", Where{Top: "/r"}, "src/a.go"); !ok || h.Agent != "bob" {
 		t.Fatalf("amy's edit of src/a.go: holder %+v %v, want bob", h, ok)
 	}
 }
@@ -185,10 +185,10 @@ func TestInvalidRequest(t *testing.T) {
 	tr := openTree(t)
 	ctx := context.Background()
 	for _, r := range []Request{
-		{Agent: "a", Repo: "/r", Patterns: []string{"[x]"}},
-		{Agent: "a", Repo: "/r"},
-		{Agent: "a", Repo: "/r", Patterns: []string{"x"}, Mode: "both"},
-		{Agent: "a", Repo: "/r", Patterns: []string{"x"}, TTL: 8 * 24 * time.Hour},
+		{Agent: "a", Repo: Where{Top: "/r"}, Patterns: []string{"[x]"}},
+		{Agent: "a", Repo: Where{Top: "/r"}},
+		{Agent: "a", Repo: Where{Top: "/r"}, Patterns: []string{"x"}, Mode: "both"},
+		{Agent: "a", Repo: Where{Top: "/r"}, Patterns: []string{"x"}, TTL: 8 * 24 * time.Hour},
 	} {
 		if _, err := Reserve(ctx, tr, r, t0); err == nil {
 			t.Errorf("Reserve(%+v) succeeded", r)

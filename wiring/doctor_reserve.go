@@ -208,7 +208,7 @@ func fireReserved(command string, opt DoctorOptions, edit func(repo string) map[
 	if err != nil {
 		return 0, err.Error()
 	}
-	_, err = reserve.Reserve(context.Background(), t, reserve.Request{Agent: "doctor-peer", Repo: repo,
+	_, err = reserve.Reserve(context.Background(), t, reserve.Request{Agent: "doctor-peer", Repo: reserve.Where{Top: repo},
 		Patterns: []string{"src/**"}, Reason: "doctor check"}, time.Now())
 	t.Close()
 	if err != nil {

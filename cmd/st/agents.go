@@ -7,6 +7,7 @@ import (
 
 	"github.com/smalltalk-go/st/agents"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/status"
 )
 
@@ -44,11 +45,11 @@ func (c *agentsCmd) Run(a *app) error {
 		if ag.Name != nil {
 			name = *ag.Name
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s", ag.Identity, ag.Status, name)
+		fmt.Fprintf(&b, "%s\t%s\t%s", ag.Identity, termsafe.Line(ag.Status), termsafe.Line(name))
 		if ag.Host != nil { // a fourth column once st sync has claimed it
-			fmt.Fprintf(&b, "\t%s", ag.Host.Ago(a.now()))
+			fmt.Fprintf(&b, "\t%s", termsafe.Line(ag.Host.Ago(a.now())))
 			if len(ag.AlsoClaimedBy) > 0 {
-				fmt.Fprintf(&b, "; ALSO WRITES ON %s", strings.Join(ag.AlsoClaimedBy, ", "))
+				fmt.Fprintf(&b, "; ALSO WRITES ON %s", termsafe.Line(strings.Join(ag.AlsoClaimedBy, ", ")))
 			}
 		}
 		b.WriteByte('\n')

@@ -15,6 +15,7 @@ import (
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/duration"
 	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/termsafe"
 )
 
 // followPoll is the backstop interval of --follow.
@@ -130,12 +131,13 @@ func formatEvent(e *events.Event, loc *time.Location) string {
 	return fmt.Sprintf("%s  %-8s  %-18s  %s\n", ts, sess, clean(e.Event), strings.Join(parts, "  "))
 }
 
-// clean keeps a field on one line: control characters become spaces.
+// clean keeps a field on one line: control characters become spaces
+// (C1 ones and bytes that are not UTF-8 are escaped by termsafe).
 func clean(s string) string {
-	return strings.Map(func(r rune) rune {
+	return termsafe.Line(strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f {
 			return ' '
 		}
 		return r
-	}, s)
+	}, s))
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smalltalk-go/st/reserve"
 )
 
 // The hot-path hooks run on every tool call: their cost is measured as
@@ -83,4 +85,56 @@ func BenchmarkHookPreToolUse200kLog(b *testing.B) {
 
 func BenchmarkHookPostToolUse200kLog(b *testing.B) {
 	benchExec(b, hookStore(b, 200_000), benchPost, builtSt(b), "hook", "post-tool-use")
+}
+
+// reservedStore is hookStore with 1,000 active reservations (10 agents x
+// 100) of a repository, and an Edit payload of a path one of them holds.
+func reservedStore(b *testing.B) (env []string, payload []byte, dirs []string) {
+	env = hookStore(b, 0)
+	root := strings.TrimPrefix(env[0], "ST_ROOT=")
+	repo := filepath.Join(b.TempDir(), "repo")
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o777); err != nil {
+		b.Fatal(err)
+	}
+	repo, _ = filepath.EvalSymlinks(repo)
+	if err := reserve.Populate(root, repo, 10, 100, false); err != nil {
+		b.Fatal(err)
+	}
+	payload = []byte(`{"session_id":"s1","hook_event_name":"PreToolUse","cwd":"/","tool_name":"Edit","tool_input":{"file_path":"` +
+		repo + `/pkg7/sub40/x.go","old_string":"a","new_string":"b"},"tool_use_id":"t1"}`)
+	dirs, _ = filepath.Glob(filepath.Join(root, "agent*", reserve.Folder))
+	return env, payload, dirs
+}
+
+// BenchmarkHookPreToolUse1000Reservations is an edit refused under one of
+// 1,000 reservations: compare BenchmarkHookReadFloor1000Reservations.
+func BenchmarkHookPreToolUse1000Reservations(b *testing.B) {
+	env, payload, _ := reservedStore(b)
+	var times []time.Duration
+	bin := builtSt(b)
+	for b.Loop() {
+		cmd := exec.Command(bin, "hook", "pre-tool-use")
+		cmd.Env, cmd.Stdin = env, bytes.NewReader(payload)
+		start := time.Now()
+		out, err := cmd.Output()
+		times = append(times, time.Since(start))
+		if err != nil || !bytes.Contains(out, []byte(`"permissionDecision":"deny"`)) {
+			b.Fatalf("%v: %s", err, out)
+		}
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
+}
+
+// BenchmarkHookReadFloor1000Reservations is scripts/readfloor reading the
+// same reservation files: the floor of the hook above.
+func BenchmarkHookReadFloor1000Reservations(b *testing.B) {
+	_, _, dirs := reservedStore(b)
+	dir := b.TempDir()
+	build := exec.Command("go", "build", "-o", dir, "../../scripts/readfloor")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("build readfloor: %v\n%s", err, out)
+	}
+	benchExec(b, nil, nil, append([]string{filepath.Join(dir, "readfloor")}, dirs...)...)
 }

@@ -84,3 +84,24 @@ func TestMCPMessageAck(t *testing.T) {
 		t.Errorf("ack of a missing message = %q", txt)
 	}
 }
+
+// A reason is one line of plain text: st_reserve refuses a control
+// character in one line, and grants nothing.
+func TestMCPReserveReasonOneLine(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	repo := filepath.Join(base, "repo")
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	alice := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"))
+	for _, reason := range []string{"ok\nbob  exclusive  x  FORGED", "\x1b[31mred"} {
+		txt, _ := alice.fails("st_reserve", map[string]any{"paths": []string{filepath.Join(repo, "src") + "/"}, "reason": reason})
+		if !strings.HasPrefix(txt, "INVALID_REASON: ") || strings.ContainsAny(txt, "\n\x1b") {
+			t.Errorf("st_reserve with reason %q = %q", reason, txt)
+		}
+	}
+	if sum, _ := alice.ok("st_reservations", map[string]any{}); sum != "0 active reservations" {
+		t.Errorf("st_reservations = %q after refused grants", sum)
+	}
+}

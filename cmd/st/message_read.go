@@ -11,6 +11,7 @@ import (
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/message"
 )
 
@@ -121,7 +122,7 @@ func (a *app) printHeader(label, id, name string, fields message.Fields) {
 	fmt.Fprintf(&h, "ts:          %s  (derived from filename)\n", name[:13])
 	for _, key := range []string{"from", "subject", "in-reply-to", "tags", "priority"} {
 		if v := fields[key]; v != "" {
-			fmt.Fprintf(&h, "%-12s %s\n", key+":", v)
+			fmt.Fprintf(&h, "%-12s %s\n", key+":", termsafe.Line(v))
 		}
 	}
 	h.WriteString("\n")

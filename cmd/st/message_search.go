@@ -9,6 +9,7 @@ import (
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/internal/termsafe"
 )
 
 type messageSearchCmd struct {
@@ -96,7 +97,7 @@ func (c *messageSearchCmd) Run(a *app) error {
 		if h.Folder == inbox.Archive {
 			where += " (archive)"
 		}
-		lines = append(lines, fmt.Sprintf("%s  %s  %s\n    %s", where, h.From, h.Subject, h.Line))
+		lines = append(lines, fmt.Sprintf("%s  %s  %s\n    %s", termsafe.Line(where), termsafe.Line(h.From), termsafe.Line(h.Subject), termsafe.Line(h.Line)))
 	}
 	fmt.Fprintf(a.stderr, "# %d %s\n", len(hits), pluralWord(len(hits), "match", "matches"))
 	return a.printLines(lines)

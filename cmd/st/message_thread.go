@@ -6,6 +6,7 @@ import (
 
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/termsafe"
 )
 
 type messageThreadCmd struct {
@@ -30,7 +31,7 @@ func (c *messageThreadCmd) Run(a *app) error {
 	}
 	var b strings.Builder
 	for _, l := range lines {
-		fmt.Fprintf(&b, "%s%s\t%s\t%s\n", strings.Repeat("  ", l.Depth), l.Name, l.From, l.Subject)
+		fmt.Fprintf(&b, "%s%s\t%s\t%s\n", strings.Repeat("  ", l.Depth), termsafe.Line(l.Name), termsafe.Line(l.From), termsafe.Line(l.Subject))
 	}
 	_, err = fmt.Fprint(a.stdout, b.String())
 	return err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/reserve"
 )
 
@@ -18,7 +19,7 @@ func (c *releaseCmd) Run(a *app) error {
 	if c.All == (len(c.Paths) > 0) {
 		return sterr.Msg("%s release requires <path-or-glob>... or --all", a.name)
 	}
-	repo, patterns := "", []string(nil)
+	repo, patterns := reserve.Where{}, []string(nil)
 	if !c.All {
 		var err error
 		if repo, patterns, err = patternsHere(c.Paths); err != nil {
@@ -36,7 +37,7 @@ func (c *releaseCmd) Run(a *app) error {
 	}
 	lines := []string{fmt.Sprintf("released %d", len(got))}
 	for _, r := range got {
-		lines = append(lines, fmt.Sprintf("  %s (%s) in %s", r.Pattern, r.Mode, r.Repo))
+		lines = append(lines, fmt.Sprintf("  %s (%s) in %s", termsafe.Line(r.Pattern), r.Mode, termsafe.Line(r.Repo)))
 	}
 	return a.printLines(lines)
 }

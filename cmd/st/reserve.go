@@ -9,6 +9,7 @@ import (
 	"github.com/smalltalk-go/st/internal/duration"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/reserve"
 )
 
@@ -16,9 +17,9 @@ type reserveCmd struct {
 	Exclusive bool     `help:"nobody else may reserve or edit these paths (the default)"`
 	Shared    bool     `help:"others may share them, but nobody may take them exclusively"`
 	TTL       *string  `name:"ttl" placeholder:"DURATION" missing:"--ttl requires a duration" help:"how long it holds, e.g. 30m or 2h (default 1h, at most 168h)"`
-	Reason    *string  `placeholder:"TEXT" missing:"--reason requires a value" help:"why, shown to whoever is refused (default: none)"`
+	Reason    *string  `placeholder:"TEXT" missing:"--reason requires a value" help:"why, one line shown to whoever is refused (default: none)"`
 	JSON      bool     `name:"json" help:"print the granted reservations as JSON"`
-	Paths     []string `arg:"" optional:"" form:"<path-or-glob>..." help:"files, folders (everything under them) or globs: * and ? within a name, ** as a whole segment"`
+	Paths     []string `arg:"" optional:"" form:"<path-or-glob>..." help:"files, folders (a trailing /: everything under them) or globs: * and ? within a name, ** as a whole segment"`
 }
 
 func (c *reserveCmd) Run(a *app) error {
@@ -45,6 +46,9 @@ func (c *reserveCmd) Run(a *app) error {
 	}
 	if c.Reason != nil {
 		req.Reason = *c.Reason
+		if _, bad := termsafe.Control(req.Reason); bad {
+			return sterr.New(reserve.InvalidReason, "--reason must be one line of plain text: it holds a control character", nil)
+		}
 	}
 	repo, patterns, err := patternsHere(c.Paths)
 	if err != nil {
@@ -63,30 +67,35 @@ func (c *reserveCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
+	for _, r := range got {
+		if !reserve.OnDisk(r.Repo, r.Pattern) {
+			fmt.Fprintf(a.stderr, "%s: warning: %s matches nothing in %s yet (reserved all the same)\n", a.name, termsafe.Line(r.Pattern), termsafe.Line(r.Repo))
+		}
+	}
 	if c.JSON {
 		return a.printJSON(reservationsJSON(got, nil))
 	}
 	var lines []string
 	for _, r := range got {
-		lines = append(lines, fmt.Sprintf("reserved %s (%s) until %s in %s", r.Pattern, r.Mode, r.Expires.Format(time.RFC3339), r.Repo))
+		lines = append(lines, fmt.Sprintf("reserved %s (%s) until %s in %s", termsafe.Line(r.Pattern), r.Mode, r.Expires.Format(time.RFC3339), termsafe.Line(r.Repo)))
 	}
 	return a.printLines(lines)
 }
 
 // patternsHere turns paths given in the working folder into one
 // repository and its relative patterns.
-func patternsHere(paths []string) (repo string, patterns []string, err error) {
+func patternsHere(paths []string) (repo reserve.Where, patterns []string, err error) {
 	cwd, err := os.Getwd()
 	if err != nil {
-		return "", nil, err
+		return reserve.Where{}, nil, err
 	}
 	for _, p := range paths {
 		r, pat, err := reserve.Pattern(cwd, p)
 		if err != nil {
-			return "", nil, err
+			return reserve.Where{}, nil, err
 		}
-		if repo != "" && r != repo {
-			return "", nil, sterr.Msg("%s and %s are in different repositories (%s, %s): reserve them separately", paths[0], p, repo, r)
+		if repo.Top != "" && r.Top != repo.Top {
+			return reserve.Where{}, nil, sterr.Msg("%s and %s are in different repositories (%s, %s): reserve them separately", paths[0], p, repo.Top, r.Top)
 		}
 		repo = r
 		patterns = append(patterns, pat)
@@ -99,7 +108,7 @@ func patternsHere(paths []string) (repo string, patterns []string, err error) {
 func reservationsJSON(list []reserve.Reservation, conflicts map[string]bool) []map[string]any {
 	out := make([]map[string]any, 0, len(list))
 	for _, r := range list {
-		m := map[string]any{"id": r.ID, "agent": r.Agent, "repo": r.Repo, "pattern": r.Pattern, "mode": r.Mode,
+		m := map[string]any{"id": r.ID, "agent": r.Agent, "repo": r.Repo, "repo_id": r.RepoID, "repo_origin": r.Origin, "pattern": r.Pattern, "mode": r.Mode,
 			"reason": r.Reason, "host": r.Host, "created": r.Created.UTC().Format(time.RFC3339Nano),
 			"expires": r.Expires.UTC().Format(time.RFC3339Nano)}
 		if conflicts != nil {
@@ -113,16 +122,26 @@ func reservationsJSON(list []reserve.Reservation, conflicts map[string]bool) []m
 // Help is reserve's paragraph.
 func (reserveCmd) Help() string {
 	return `Paths are relative to the current folder and recorded relative to the git
-repository's top level. An exclusive reservation refuses every other agent's
-overlapping reservation and, through the hooks, their edits (Claude Code)
-and commits (git); a shared one only refuses exclusive ones. All paths are
-granted or none, and a refusal names the holder, the reason and the expiry.
-Reserving again renews. Quote globs so the shell leaves them alone.`
+repository's top level; the repository is known by its first commit, so
+clones of it at other paths (other machines, after st sync) are the same
+repository. An exclusive reservation refuses every other agent's
+overlapping reservation and, through the hooks, their edits (Claude Code,
+Codex) and commits (git); a shared one only refuses exclusive ones. All
+paths are granted or none, and a refusal names the holder, the reason and
+the expiry. Reserving again renews. Quote globs so the shell leaves them
+alone.
+
+A trailing / always means a folder and everything under it, and so does
+an existing folder's name. A name that does not exist yet is reserved as
+name/**: it covers a file of that name and a folder of that name with
+everything under it, whichever appears. A reservation that matches nothing
+on disk is granted with a warning. The reason is one line of plain text.`
 }
 
 func (reserveCmd) examples() []example {
 	return []example{
 		{"keep others out of the parser for two hours", "st reserve 'src/parser/**' --ttl 2h --reason 'rewriting the parser'"},
 		{"share the module files, but let nobody take them alone", "st reserve go.mod go.sum --shared"},
+		{"claim a package before creating it", "st reserve newpkg/"},
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/resource"
 )
 
@@ -87,7 +88,7 @@ func (c *resourceLsCmd) Run(a *app) error {
 	}
 	var b strings.Builder
 	for _, n := range names {
-		b.WriteString(n + "\n")
+		b.WriteString(termsafe.Line(n) + "\n")
 	}
 	_, err = io.WriteString(a.stdout, b.String())
 	return err
@@ -127,15 +128,15 @@ func (c *resourceReadCmd) Run(a *app) error {
 		}{id, rec})
 	}
 	var b strings.Builder
-	b.WriteString("url: " + rec.URL + "\n")
+	b.WriteString("url: " + termsafe.Line(rec.URL) + "\n")
 	if rec.Title != nil {
-		b.WriteString("title: " + *rec.Title + "\n")
+		b.WriteString("title: " + termsafe.Line(*rec.Title) + "\n")
 	}
 	if len(rec.Tags) > 0 {
-		b.WriteString("tags: " + strings.Join(rec.Tags, ", ") + "\n")
+		b.WriteString("tags: " + termsafe.Line(strings.Join(rec.Tags, ", ")) + "\n")
 	}
 	if rec.Relation != nil {
-		b.WriteString("relation: " + *rec.Relation + "\n")
+		b.WriteString("relation: " + termsafe.Line(*rec.Relation) + "\n")
 	}
 	if rec.Body != "" {
 		b.WriteString("\n" + rec.Body)

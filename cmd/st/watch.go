@@ -15,6 +15,7 @@ import (
 	"github.com/smalltalk-go/st/internal/duration"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/watch"
 )
 
@@ -140,7 +141,7 @@ func printLines(w io.Writer, lines []watch.Line) error {
 	}
 	var b strings.Builder
 	for _, l := range lines {
-		b.WriteString(l.String())
+		b.WriteString(termsafe.Line(l.String()))
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())

@@ -5,7 +5,10 @@
 // an empty static Go program, or the read floor, in scripts/bench), and
 // the same for the CPU time (user + system), which the load of a shared
 // machine moves less. With -populate DIR N it instead fills DIR with N
-// canonical message files. Used by scripts/bench; not by CI.
+// canonical message files, and with -reservations ROOT N it writes N
+// active reservations (10 agents) into the store at ROOT. Used by
+// scripts/bench; not by CI. A command whose last word is <FILE reads
+// FILE on its stdin.
 package main
 
 import (
@@ -19,6 +22,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/smalltalk-go/st/reserve"
 )
 
 func main() {
@@ -26,7 +31,16 @@ func main() {
 	populate := flag.String("populate", "", "fill this folder with messages and exit")
 	count := flag.Int("count", 10000, "messages for -populate")
 	raw := flag.String("raw", "", "append each command's median in nanoseconds to this file")
+	reservations := flag.String("reservations", "", "write -count reservations into this store root (repository: -repo) and exit")
+	repo := flag.String("repo", "/repo", "the repository of -reservations")
 	flag.Parse()
+	if *reservations != "" {
+		if err := reserve.Populate(*reservations, *repo, 10, *count/10, false); err != nil {
+			fmt.Fprintln(os.Stderr, "benchtimer:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *populate != "" {
 		if err := fill(*populate, *count); err != nil {
 			fmt.Fprintln(os.Stderr, "benchtimer:", err)
@@ -81,13 +95,28 @@ func measure(cmds [][]string, runs int) ([]stat, error) {
 			// peak RSS counts this process's at the exec (the vfork
 			// shares it), so buffering a big output here would inflate
 			// every command's figure.
+			var in *os.File
+			if last := argv[len(argv)-1]; strings.HasPrefix(last, "<") {
+				// "cmd args <FILE": FILE is the command's stdin (a hook's payload).
+				if in, err = os.Open(last[1:]); err != nil {
+					return nil, err
+				}
+				argv = argv[:len(argv)-1]
+			}
 			cmd := exec.Command(argv[0], argv[1:]...)
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
+			if in != nil {
+				cmd.Stdin = in
+			}
 			start := time.Now()
 			// A command's own exit status (session-start exits 2 by
 			// design) does not matter here; failing to run it does.
 			var exit *exec.ExitError
-			if err := cmd.Run(); err != nil && !errors.As(err, &exit) {
+			err := cmd.Run()
+			if in != nil {
+				in.Close()
+			}
+			if err != nil && !errors.As(err, &exit) {
 				return nil, fmt.Errorf("%s: %v", strings.Join(argv, " "), err)
 			}
 			if round < runs/10 {
