@@ -105,9 +105,21 @@ func (a *app) stateDir() string {
 // own writes count ($ST_AGENT is id): writing for another agent does
 // not move it here. Best effort.
 func (a *app) markHome(id string) {
-	if self, err := a.env.AgentName(); err == nil && self == id && layout.ValidAgent(id) {
+	if a.envAgent() == id && layout.ValidAgent(id) {
 		fleet.MarkHome(a.stateDir(), a.root(), id, a.now())
 	}
+}
+
+// envAgent is the agent the environment names, as AgentName resolves it
+// but without its legacy-variable notice: marking a home must not print
+// what only resolving the sender should.
+func (a *app) envAgent() string {
+	for _, key := range []string{"ST_AGENT", "ST_IDENTITY", "COORD_IDENTITY"} {
+		if v := a.env.Get(key); v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // deref returns *p and whether p was given.
