@@ -24,7 +24,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/smalltalk-go/st/inbox"
@@ -44,6 +43,9 @@ type Syncer struct {
 	// (package fleet) in the root. Empty: no record.
 	Host string
 	Now  func() time.Time // the clock for records; nil means time.Now
+
+	// Transport bounds every rsync (transport.go).
+	Transport
 }
 
 // rsyncExcludes keeps files that are mid-write out of a transfer. They
@@ -184,11 +186,11 @@ func (s *Syncer) rsync(from, to string) (code int, stderr string) {
 	if err != nil {
 		return 127, "rsync is not installed (not found in PATH); st sync needs it: install rsync (e.g. apt-get install rsync)\n"
 	}
-	args := append(append([]string{"-a"}, rsyncSafety...), rsyncExcludes...)
-	cmd := exec.Command(bin, append(args, from, to)...)
+	args := append(append(append([]string{"-a"}, rsyncSafety...), rsyncExcludes...), s.transportArgs()...)
+	cmd := s.command(bin, append(args, "--", from, to))
 	var errBuf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = s.Stdout, &errBuf
-	err = cmd.Run()
+	err = cmd.run(&errBuf)
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
@@ -212,54 +214,4 @@ func lookPath(name, pathEnv string) (string, error) {
 		}
 	}
 	return "", fs.ErrNotExist
-}
-
-// All runs verb ("push", "pull", or "" for push then pull) against every
-// entry of peers.yaml, in file order. A failing peer does not stop the
-// others and its error is not printed (rsync's stderr already was); when
-// any failed, the error names them, each once, in order.
-func (s *Syncer) All(verb string) error {
-	peers, err := readPeers(s.ConfigDir)
-	if err != nil {
-		return err
-	}
-	var failed []string
-	fail := func(spec string) {
-		for _, f := range failed {
-			if f == spec {
-				return
-			}
-		}
-		failed = append(failed, spec)
-	}
-	for _, p := range peers {
-		switch verb {
-		case "":
-			fmt.Fprintf(s.Log, "# === peer: %s ===\n", p.Spec)
-			if s.Push(p.Spec) != nil {
-				fail(p.Spec)
-			}
-			if s.Pull(p.Spec) != nil {
-				fail(p.Spec)
-			}
-		case "push":
-			fmt.Fprintf(s.Log, "# === push peer: %s ===\n", p.Spec)
-			if s.Push(p.Spec) != nil {
-				fail(p.Spec)
-			}
-		default:
-			fmt.Fprintf(s.Log, "# === pull peer: %s ===\n", p.Spec)
-			if s.Pull(p.Spec) != nil {
-				fail(p.Spec)
-			}
-		}
-	}
-	if len(failed) == 0 {
-		return nil
-	}
-	noun := "peers"
-	if len(failed) == 1 {
-		noun = "peer"
-	}
-	return sterr.Msg("sync failed for %d %s: %s", len(failed), noun, strings.Join(failed, ", "))
 }

@@ -342,6 +342,8 @@ func envMeaning(v string) string {
 		return "this machine's name in the fleet (default the host name)"
 	case "ST_SYNC_STALE_S":
 		return "a host not synced for this many seconds is flagged STALE (default 900)"
+	case "ST_SYNC_TIMEOUT_S":
+		return "seconds one peer may take before its rsync and ssh are stopped (default 120)"
 	case "RSYNC_RSH":
 		return "the ssh command rsync runs, e.g. \"ssh -p 2222\" (rsync's own)"
 	case "ST_CHANNEL_DEBUG":

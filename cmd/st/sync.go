@@ -7,7 +7,6 @@ import (
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/sterr"
-	"github.com/smalltalk-go/st/peersync"
 )
 
 // syncCmd is "sync push|pull <peer>", "sync push|pull --all",
@@ -26,22 +25,19 @@ func (c *syncCmd) Run(a *app) error {
 	peer, hasPeer := deref(c.Peer)
 	root := a.root()
 	a.warnRootShape(root)
-	s := &peersync.Syncer{
-		Root:      root,
-		ConfigDir: a.env.ConfigDir(),
-		PathEnv:   a.env.Get("PATH"),
-		Stdout:    a.stdout,
-		Log:       a.stderr,
-		Host:      fleet.Local(a.env.Get("ST_HOST")),
-	}
+	s, stop := a.syncer(root, true)
+	defer stop()
 	if c.All {
 		if hasPeer {
 			return sterr.Msg("--all takes no <peer> argument")
 		}
 		switch {
-		case !hasVerb:
-			return s.All("")
-		case verb == "push" || verb == "pull":
+		case !hasVerb || verb == "push" || verb == "pull":
+			unlock, err := s.Lock(s.Ctx, syncLockWait)
+			if err != nil {
+				return err
+			}
+			defer unlock()
 			return s.All(verb)
 		case verb == "sweep":
 			return sterr.Msg("--all is not meaningful for sweep (sweep is local-only)")
@@ -57,6 +53,11 @@ func (c *syncCmd) Run(a *app) error {
 		if !hasPeer {
 			return sterr.Msg("<peer> required for %s", verb)
 		}
+		unlock, err := s.Lock(s.Ctx, syncLockWait)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 		if verb == "push" {
 			return s.Push(peer)
 		}
@@ -113,7 +114,14 @@ named in $ST_CONFIG/peers.yaml. Only folders and regular files up to 256 MiB
 are copied: a peer's symbolic links, FIFOs and devices are skipped. Each
 sync leaves this host's record in the store, so st agents and st overview
 can say where every agent lives. A sync or sweep also removes the temp files
-that killed rsync runs left behind, once they are an hour old.`
+that killed rsync runs left behind, once they are an hour old.
+
+Nothing waits for ever: ssh gives up on a peer that does not answer, and
+each peer has a deadline (ST_SYNC_TIMEOUT_S, default 120 s) after which its
+rsync and ssh are stopped; --all then goes on with the others (four at a
+time), names the failed ones and exits 1. Two syncs of one store never run
+together: the second waits 2 s for the first, then exits 1 having done
+nothing.`
 }
 
 func (syncCmd) examples() []example {
