@@ -71,11 +71,10 @@ func (s *Syncer) fanout(verb string, peers []Peer, quiet bool) (failed []bool) {
 	}
 	for i := range peers {
 		<-done[i]
-		if quiet && !failed[i] {
-			continue
-		}
 		s.Stdout.Write(outs[i].Bytes())
-		s.Log.Write(logs[i].Bytes())
+		if !quiet || failed[i] {
+			s.Log.Write(logs[i].Bytes())
+		}
 	}
 	return failed
 }

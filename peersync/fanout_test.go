@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
+
 	"github.com/smalltalk-go/st/internal/sshtest"
 )
 
@@ -181,5 +183,41 @@ func TestBackoffDoublesAndResets(t *testing.T) {
 	}
 	if !b.ok("p") || b.ok("p") || !b.due("p", now) {
 		t.Error("ok did not reset the peer")
+	}
+}
+
+// serve's watch filter wakes on what st writes here and not on what
+// rsync writes.
+func TestLocalChangeTellsRsyncApart(t *testing.T) {
+	ev := func(op fsnotify.Op, name string) fsnotify.Event { return fsnotify.Event{Name: name, Op: op} }
+	steps := []struct {
+		ev   fsnotify.Event
+		wake bool
+	}{
+		// rsync brings a message: temp file, written, renamed to its name.
+		{ev(fsnotify.Create, "/r/bob/inbox/.1714826789012-abcdef.md.Xy12Zq"), false},
+		{ev(fsnotify.Write, "/r/bob/inbox/.1714826789012-abcdef.md.Xy12Zq"), false},
+		{ev(fsnotify.Chmod, "/r/bob/inbox/.1714826789012-abcdef.md.Xy12Zq"), false},
+		{ev(fsnotify.Rename, "/r/bob/inbox/.1714826789012-abcdef.md.Xy12Zq"), false},
+		{ev(fsnotify.Create, "/r/bob/inbox/1714826789012-abcdef.md"), false},
+		{ev(fsnotify.Chmod, "/r/bob/inbox"), false},
+		// st delivers one: its temp file, then the link.
+		{ev(fsnotify.Create, "/r/bob/inbox/.st-123456.tmp"), true},
+		{ev(fsnotify.Create, "/r/bob/inbox/1714826789999-zzzzzz.md"), true},
+		{ev(fsnotify.Remove, "/r/bob/inbox/.st-123456.tmp"), false},
+		// A status rewrite (renameio), a decision appended in place.
+		{ev(fsnotify.Create, "/r/bob/.status4821937"), true},
+		{ev(fsnotify.Create, "/r/bob/status"), true},
+		{ev(fsnotify.Write, "/r/bob/context/decisions/x.md"), true},
+		// A sweep removes a twin; an archive move's inbox side.
+		{ev(fsnotify.Remove, "/r/bob/inbox/1714826789012-abcdef.md"), false},
+		{ev(fsnotify.Rename, "/r/bob/inbox/1714826789999-zzzzzz.md"), false},
+		{ev(fsnotify.Create, "/r/bob/archive/1714826789999-zzzzzz.md"), true},
+	}
+	wakes := localChange()
+	for i, s := range steps {
+		if got := wakes(s.ev); got != s.wake {
+			t.Errorf("step %d %v: wake %v, want %v", i, s.ev, got, s.wake)
+		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
+
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/watch"
@@ -41,9 +43,10 @@ const (
 // peers.yaml is read again every round. It returns nil when ctx ends.
 //
 // Local changes are seen through fsnotify on the root, every agent
-// folder and its inbox/ and context/ (agents that appear are added); the
-// rounds are the backstop for anything the watch misses. The pulls'
-// own writes wake it too, which costs one push that finds nothing new.
+// folder and its inbox/, archive/ and context/ (agents that appear are
+// added); the rounds are the backstop for anything the watch misses.
+// What rsync writes (a peer's push, this host's own pull) does not wake
+// it (localChange), so a mesh does not echo every message back out.
 func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 	if o.Interval <= 0 {
 		o.Interval = DefaultServeInterval
@@ -58,7 +61,7 @@ func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 	ss.Ctx = ctx
 	b := &backoff{interval: o.Interval, state: map[string]*peerState{}}
 
-	w := watch.New(0)
+	w := watch.NewFiltered(0, localChange())
 	defer w.Close()
 	ss.watchRoot(w)
 
@@ -132,9 +135,56 @@ func (s *Syncer) watchRoot(w *watch.Watcher) {
 			continue
 		}
 		a := filepath.Join(s.Root, e.Name())
-		dirs = append(dirs, a, filepath.Join(a, "inbox"), filepath.Join(a, "context"), filepath.Join(a, "context", "decisions"))
+		dirs = append(dirs, a, filepath.Join(a, "inbox"), filepath.Join(a, "archive"), filepath.Join(a, "context"), filepath.Join(a, "context", "decisions"))
 	}
 	w.Watch(dirs...)
+}
+
+// localChange is serve's watch filter: it tells a change made on this
+// host from one rsync made. rsync writes each file as ".<name>.XXXXXX"
+// and renames it to <name>; st writes in place or through temp files
+// named otherwise (".st-*.tmp", ".<name><digits>"). So events on rsync
+// temp files, and the arrival of the name one was renamed to, are
+// rsync's; removals and renames away (sweeps, the inbox side of an
+// archive move, whose archive side does wake) and attribute changes
+// (rsync setting times) need no push either.
+func localChange() func(fsnotify.Event) bool {
+	incoming := map[string]bool{}
+	return func(ev fsnotify.Event) bool {
+		dir, base := filepath.Split(ev.Name)
+		if name, ok := rsyncTempOf(base); ok {
+			if ev.Has(fsnotify.Rename) {
+				if len(incoming) > 10000 {
+					clear(incoming) // renames whose arrival was never seen
+				}
+				incoming[filepath.Join(dir, name)] = true
+			}
+			return false
+		}
+		if !ev.Has(fsnotify.Create) && !ev.Has(fsnotify.Write) {
+			return false
+		}
+		if incoming[ev.Name] {
+			delete(incoming, ev.Name)
+			return false
+		}
+		return true
+	}
+}
+
+// rsyncTempOf returns the name an rsync temp file ".<name>.XXXXXX" is
+// written for.
+func rsyncTempOf(base string) (string, bool) {
+	n := len(base)
+	if n < 9 || base[0] != '.' || base[n-7] != '.' {
+		return "", false
+	}
+	for _, c := range base[n-6:] {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return "", false
+		}
+	}
+	return base[1 : n-7], true
 }
 
 // backoff tracks each peer's consecutive failures and when it is due.
