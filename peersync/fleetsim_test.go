@@ -169,7 +169,7 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 		}
 		cfgDir := tb.TempDir()
 		os.WriteFile(filepath.Join(cfgDir, PeersFile), []byte(peers.String()), 0o666)
-		syncers[i] = &Syncer{Root: roots[i], ConfigDir: cfgDir, PathEnv: bin, Stdout: stats, Log: io.Discard, Host: fmt.Sprintf("h%d", i),
+		syncers[i] = &Syncer{Root: roots[i], ConfigDir: cfgDir, PathEnv: bin, Stdout: stats, Log: simLog(tb, i), Host: fmt.Sprintf("h%d", i),
 			Transport: Transport{RSH: srv.RSH()}}
 		t, err := fsutil.OpenOrCreate(roots[i])
 		if err != nil {
@@ -474,4 +474,23 @@ func BenchmarkFleetSim(b *testing.B) {
 			}
 		})
 	}
+}
+
+// simLog is host i's sync log: failures are worth seeing with -v
+// (ST_FLEETSIM_LOG=1), the rest is noise.
+func simLog(tb testing.TB, i int) io.Writer {
+	if os.Getenv("ST_FLEETSIM_LOG") == "" {
+		return io.Discard
+	}
+	return &prefixLog{tb: tb, prefix: fmt.Sprintf("h%d ", i)}
+}
+
+type prefixLog struct {
+	tb     testing.TB
+	prefix string
+}
+
+func (l *prefixLog) Write(p []byte) (int, error) {
+	l.tb.Log(l.prefix + strings.TrimRight(string(p), "\n"))
+	return len(p), nil
 }

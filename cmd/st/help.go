@@ -345,7 +345,7 @@ func envMeaning(v string) string {
 	case "ST_SYNC_TIMEOUT_S":
 		return "seconds one peer may take before its rsync and ssh are stopped (default 120)"
 	case "RSYNC_RSH":
-		return "the ssh command rsync runs, e.g. \"ssh -p 2222\" (rsync's own)"
+		return "the ssh command rsync runs, e.g. \"ssh -p 2222\"; st adds its timeouts unless it sets them with -o"
 	case "ST_CHANNEL_DEBUG":
 		return "1 prints channel debug lines on stderr"
 	case "ST_HOOK_TIMEOUT_MS":
