@@ -83,8 +83,11 @@ func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 				ss.serveRound(ctx, "push", b)
 			}
 		case <-round.C:
+			// Rounds start an interval apart, however long each takes
+			// (a round longer than the interval is followed at once).
+			start := time.Now()
 			ss.serveRound(ctx, o.Verb, b)
-			round.Reset(jitter(o.Interval))
+			round.Reset(max(0, jitter(o.Interval)-time.Since(start)))
 		}
 	}
 }
