@@ -71,7 +71,9 @@ func (s *Syncer) fanout(verb string, peers []Peer, quiet bool) (failed []bool) {
 	}
 	for i := range peers {
 		<-done[i]
-		s.Stdout.Write(outs[i].Bytes())
+		if s.Stdout != nil {
+			s.Stdout.Write(outs[i].Bytes())
+		}
 		if !quiet || failed[i] {
 			s.Log.Write(logs[i].Bytes())
 		}
