@@ -2,6 +2,7 @@ package peersync
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -47,6 +48,10 @@ type simConfig struct {
 	SendFor  time.Duration // how long agents send
 	PerAgent time.Duration // mean time between one agent's messages
 	Drain    time.Duration // longest wait for the last deliveries
+	// Serve runs each host's `sync serve` (Syncer.Serve: rounds every
+	// Interval, a push after each local change) instead of a loop of
+	// `sync --all` / `sync push --all` every Interval.
+	Serve bool
 }
 
 type simResult struct {
@@ -56,7 +61,8 @@ type simResult struct {
 	// than before, or a home host not its own newest; Behind the copies
 	// not at the newest write once the run drained.
 	Rewrites, Reverted, Behind int
-	Median, P99, Max           time.Duration
+	Median, P95, P99           time.Duration
+	Max                        time.Duration
 	Cycles                     int           // host sync cycles run
 	CycleMedian                time.Duration // one host's cycle, sync start to end
 	CycleMax                   time.Duration
@@ -64,15 +70,16 @@ type simResult struct {
 	BytesPerCycle              float64       // rsync bytes sent + received, per host cycle
 	RsyncPerCycle              float64       // rsync runs per host cycle (each: rsync, ssh, sshd, remote rsync)
 	CPUPerCycle                time.Duration // CPU of those processes, both ends, per host cycle
+	RsyncPerHostSecond         float64       // rsync runs per syncing host per second of sending and drain
 	LoadMean, LoadMax          float64       // the machine's 1-minute load average during the run
 	Wall                       time.Duration // the whole run, drain included
 }
 
 func (r simResult) String() string {
-	return fmt.Sprintf("sent %d lost %d doubled %d; %d state rewrites, %d reverted, %d behind at the end; readable after median %v p99 %v max %v; %d cycles, cycle median %v max %v, %d over the interval; %.0f rsync bytes, %.1f rsync runs and %v CPU per host cycle; load average %.1f (max %.1f), %v in all",
-		r.Sent, r.Lost, r.Doubled, r.Rewrites, r.Reverted, r.Behind, r.Median.Round(time.Millisecond), r.P99.Round(time.Millisecond), r.Max.Round(time.Millisecond),
+	return fmt.Sprintf("sent %d lost %d doubled %d; %d state rewrites, %d reverted, %d behind at the end; readable after median %v p95 %v p99 %v max %v; %d cycles, cycle median %v max %v, %d over the interval; %.0f rsync bytes, %.1f rsync runs and %v CPU per host cycle; %.2f rsync runs per host per second; load average %.1f (max %.1f), %v in all",
+		r.Sent, r.Lost, r.Doubled, r.Rewrites, r.Reverted, r.Behind, r.Median.Round(time.Millisecond), r.P95.Round(time.Millisecond), r.P99.Round(time.Millisecond), r.Max.Round(time.Millisecond),
 		r.Cycles, r.CycleMedian.Round(time.Millisecond), r.CycleMax.Round(time.Millisecond), r.Overruns, r.BytesPerCycle, r.RsyncPerCycle, r.CPUPerCycle.Round(time.Millisecond),
-		r.LoadMean, r.LoadMax, r.Wall.Round(time.Second))
+		r.RsyncPerHostSecond, r.LoadMean, r.LoadMax, r.Wall.Round(time.Second))
 }
 
 // loadAverage is the machine's 1-minute load average (0 where unknown).
@@ -170,7 +177,8 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 		}
 		cfgDir := tb.TempDir()
 		os.WriteFile(filepath.Join(cfgDir, PeersFile), []byte(peers.String()), 0o666)
-		syncers[i] = &Syncer{Root: roots[i], ConfigDir: cfgDir, PathEnv: bin, Stdout: stats, Log: io.Discard, Host: fmt.Sprintf("h%d", i), StateDir: tb.TempDir()}
+		syncers[i] = &Syncer{Root: roots[i], ConfigDir: cfgDir, PathEnv: bin, Stdout: stats, Log: simLog(tb, i), Host: fmt.Sprintf("h%d", i),
+			StateDir: tb.TempDir(), Transport: Transport{RSH: srv.RSH()}}
 		t, err := fsutil.OpenOrCreate(roots[i])
 		if err != nil {
 			tb.Fatal(err)
@@ -333,9 +341,25 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 	var cyclesMu sync.Mutex
 	var stopSync atomic.Bool
 	var loops sync.WaitGroup
+	serveCtx, stopServe := context.WithCancel(context.Background())
+	defer stopServe()
 	for i := range roots {
 		if cfg.Topology == "hub" && i == 0 {
 			continue // the hub only serves
+		}
+		if cfg.Serve {
+			verb := "" // a spoke pushes to and pulls from the hub
+			if cfg.Topology == "mesh" {
+				verb = "push"
+			}
+			loops.Go(func() {
+				// Hosts start over one interval, as the cron loops do.
+				time.Sleep(time.Duration(rand.Int64N(int64(cfg.Interval))))
+				if err := syncers[i].Serve(serveCtx, ServeOptions{Verb: verb, Interval: cfg.Interval}); err != nil {
+					tb.Error(err)
+				}
+			})
+			continue
 		}
 		loops.Go(func() {
 			// Spread the hosts' first cycles over one interval.
@@ -399,13 +423,24 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 		time.Sleep(200 * time.Millisecond)
 	}
 	stopSync.Store(true)
+	stopServe()
 	loops.Wait()
 	close(stopSample)
 	<-sampled
 	sample()
 
+	syncing := cfg.Hosts
+	if cfg.Topology == "hub" {
+		syncing--
+	}
+	stats.mu.Lock()
+	runs := stats.runs
+	stats.mu.Unlock()
+	rsyncRate := float64(runs) / float64(syncing) / time.Since(began).Seconds()
+
 	var r simResult
 	r.Sent = len(ledger)
+	r.RsyncPerHostSecond = rsyncRate
 	r.Rewrites, r.Reverted, r.Behind = int(rewrites.Load()), int(reverted.Load()), behind()
 	if r.Behind > 0 {
 		tb.Errorf("%d copies of the agents' state are not the newest", r.Behind)
@@ -452,7 +487,7 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 	}
 	slices.Sort(lat)
 	if len(lat) > 0 {
-		r.Median, r.P99, r.Max = lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*99/100)], lat[len(lat)-1]
+		r.Median, r.P95, r.P99, r.Max = lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*95/100)], lat[min(len(lat)-1, len(lat)*99/100)], lat[len(lat)-1]
 	}
 	slices.Sort(cycles)
 	r.Cycles = len(cycles)
@@ -514,6 +549,18 @@ func TestFleetSimSmall(t *testing.T) {
 	}
 }
 
+// The same fleet with every spoke running sync serve: nothing lost or
+// doubled, and serve stops when asked.
+func TestFleetSimServe(t *testing.T) {
+	srv := sshtest.ForTest(t)
+	r := runFleetSim(t, srv, simConfig{Topology: "hub", Hosts: 3, Agents: 2, Interval: time.Second,
+		SendFor: 3 * time.Second, PerAgent: time.Second, Drain: 30 * time.Second, Serve: true})
+	t.Log(r)
+	if r.Sent == 0 {
+		t.Fatal("nothing sent")
+	}
+}
+
 // BenchmarkFleetSim runs the simulations ST_FLEETSIM names (default
 // "hub:2,mesh:2"; scripts/fleetsim runs 2, 8 and 32 hosts), once each.
 func BenchmarkFleetSim(b *testing.B) {
@@ -523,6 +570,7 @@ func BenchmarkFleetSim(b *testing.B) {
 	}
 	srv := sshtest.ForTest(b)
 	interval, sendFor, drain := 5*time.Second, 30*time.Second, 5*time.Minute
+	serve := os.Getenv("ST_FLEETSIM_MODE") == "serve"
 	for name, d := range map[string]*time.Duration{"ST_FLEETSIM_INTERVAL": &interval, "ST_FLEETSIM_SEND": &sendFor, "ST_FLEETSIM_DRAIN": &drain} {
 		if v, err := time.ParseDuration(os.Getenv(name)); err == nil {
 			*d = v
@@ -537,12 +585,14 @@ func BenchmarkFleetSim(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/N=%d", topo, hosts), func(b *testing.B) {
 			for b.Loop() {
 				r := runFleetSim(b, srv, simConfig{Topology: topo, Hosts: hosts, Agents: 5, Interval: interval,
-					SendFor: sendFor, PerAgent: 10 * time.Second, Drain: drain})
+					SendFor: sendFor, PerAgent: 10 * time.Second, Drain: drain, Serve: serve})
 				b.Log(r)
 				b.ReportMetric(float64(r.Median.Milliseconds()), "median-ms")
+				b.ReportMetric(float64(r.P95.Milliseconds()), "p95-ms")
 				b.ReportMetric(float64(r.P99.Milliseconds()), "p99-ms")
 				b.ReportMetric(r.BytesPerCycle, "rsync-bytes/cycle")
 				b.ReportMetric(r.RsyncPerCycle, "rsyncs/cycle")
+				b.ReportMetric(r.RsyncPerHostSecond, "rsyncs/host/s")
 				b.ReportMetric(float64(r.CycleMedian.Milliseconds()), "cycle-ms")
 				b.ReportMetric(float64(r.CPUPerCycle.Milliseconds()), "cpu-ms/cycle")
 				b.ReportMetric(float64(r.Lost+r.Doubled), "lost+doubled")
@@ -550,4 +600,23 @@ func BenchmarkFleetSim(b *testing.B) {
 			}
 		})
 	}
+}
+
+// simLog is host i's sync log: failures are worth seeing with -v
+// (ST_FLEETSIM_LOG=1), the rest is noise.
+func simLog(tb testing.TB, i int) io.Writer {
+	if os.Getenv("ST_FLEETSIM_LOG") == "" {
+		return io.Discard
+	}
+	return &prefixLog{tb: tb, prefix: fmt.Sprintf("h%d ", i)}
+}
+
+type prefixLog struct {
+	tb     testing.TB
+	prefix string
+}
+
+func (l *prefixLog) Write(p []byte) (int, error) {
+	l.tb.Log(l.prefix + strings.TrimRight(string(p), "\n"))
+	return len(p), nil
 }

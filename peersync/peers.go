@@ -112,6 +112,9 @@ func lookupAlias(configDir, name string) (string, bool, error) {
 func ResolvePeer(spec, configDir string, mkdir func(string) error) (string, error) {
 	seen := map[string]bool{}
 	for {
+		if err := refuseOptionLike(spec); err != nil {
+			return "", err
+		}
 		if p, ok := strings.CutPrefix(spec, "local:"); ok {
 			if p == "" {
 				return "", configInvalid(spec, "local: peer requires a path")

@@ -31,7 +31,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/smalltalk-go/st/inbox"
@@ -55,6 +54,9 @@ type Syncer struct {
 	// ~/.local/state), where the agents' own writes leave their home
 	// marks (fleet.MarkHome). Empty: this host claims no agent.
 	StateDir string
+
+	// Transport bounds every rsync (transport.go).
+	Transport
 }
 
 // rsyncExcludes keeps files that are mid-write out of a transfer. They
@@ -207,16 +209,14 @@ func (s *Syncer) rsync(from, to string, state rsyncState) (code int, stderr stri
 	if err != nil {
 		return 127, "rsync is not installed (not found in PATH); st sync needs it: install rsync (e.g. apt-get install rsync)\n"
 	}
-	args := append(append([]string{"-a"}, rsyncSafety...), rsyncExcludes...)
+	args := append(append(append([]string{"-a"}, rsyncSafety...), rsyncExcludes...), s.transportArgs()...)
 	args = append(args, state.args...)
-	cmd := exec.Command(bin, append(args, from, to)...)
+	cmd := s.command(bin, append(args, "--", from, to))
 	var errBuf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = s.Stdout, &errBuf
-	cmd.Stdin = state.stdin
-	out := &skipScanner{w: cmd.Stdout, skipped: state.skipped}
-	cmd.Stdout = out
-	defer out.flush()
-	err = cmd.Run()
+	out := &skipScanner{w: s.Stdout, skipped: state.skipped}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = state.stdin, out, &errBuf
+	err = cmd.run(&errBuf)
+	out.flush()
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
@@ -240,54 +240,4 @@ func lookPath(name, pathEnv string) (string, error) {
 		}
 	}
 	return "", fs.ErrNotExist
-}
-
-// All runs verb ("push", "pull", or "" for push then pull) against every
-// entry of peers.yaml, in file order. A failing peer does not stop the
-// others and its error is not printed (rsync's stderr already was); when
-// any failed, the error names them, each once, in order.
-func (s *Syncer) All(verb string) error {
-	peers, err := readPeers(s.ConfigDir)
-	if err != nil {
-		return err
-	}
-	var failed []string
-	fail := func(spec string) {
-		for _, f := range failed {
-			if f == spec {
-				return
-			}
-		}
-		failed = append(failed, spec)
-	}
-	for _, p := range peers {
-		switch verb {
-		case "":
-			fmt.Fprintf(s.Log, "# === peer: %s ===\n", p.Spec)
-			if s.Push(p.Spec) != nil {
-				fail(p.Spec)
-			}
-			if s.Pull(p.Spec) != nil {
-				fail(p.Spec)
-			}
-		case "push":
-			fmt.Fprintf(s.Log, "# === push peer: %s ===\n", p.Spec)
-			if s.Push(p.Spec) != nil {
-				fail(p.Spec)
-			}
-		default:
-			fmt.Fprintf(s.Log, "# === pull peer: %s ===\n", p.Spec)
-			if s.Pull(p.Spec) != nil {
-				fail(p.Spec)
-			}
-		}
-	}
-	if len(failed) == 0 {
-		return nil
-	}
-	noun := "peers"
-	if len(failed) == 1 {
-		noun = "peer"
-	}
-	return sterr.Msg("sync failed for %d %s: %s", len(failed), noun, strings.Join(failed, ", "))
 }

@@ -24,12 +24,20 @@ type Watcher struct {
 	once     sync.Once
 	mu       sync.Mutex
 	watching map[string]bool
+	wakes    func(fsnotify.Event) bool // nil: every event wakes
 }
 
 // New starts a watcher that also wakes every poll interval (the backstop).
 // An interval of 0 or less disables the backstop.
 func New(poll time.Duration) *Watcher {
-	w := &Watcher{wake: make(chan struct{}, 1), done: make(chan struct{}), watching: map[string]bool{}}
+	return NewFiltered(poll, nil)
+}
+
+// NewFiltered is New for a consumer that cares about some changes only:
+// an event wakes it when wakes returns true (nil: every event). wakes is
+// called from one goroutine, in event order, so it may keep state.
+func NewFiltered(poll time.Duration, wakes func(fsnotify.Event) bool) *Watcher {
+	w := &Watcher{wake: make(chan struct{}, 1), done: make(chan struct{}), watching: map[string]bool{}, wakes: wakes}
 	if fw, err := fsnotify.NewWatcher(); err == nil {
 		w.fs = fw
 		go w.forward()
@@ -91,7 +99,9 @@ func (w *Watcher) forward() {
 				delete(w.watching, ev.Name) // a watched folder itself went away
 				w.mu.Unlock()
 			}
-			w.signal()
+			if w.wakes == nil || w.wakes(ev) {
+				w.signal()
+			}
 		case _, ok := <-w.fs.Errors:
 			if !ok {
 				return

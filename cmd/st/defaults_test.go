@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/smalltalk-go/st/peersync"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -60,6 +61,7 @@ func TestHelpDefaults(t *testing.T) {
 		"dashboard --addr":          dashboard.DefaultAddr,
 		"events prune --older-than": days(events.DefaultRetention),
 		"gc serve --interval":       strconv.FormatFloat(gcDefaultInterval.Seconds(), 'f', -1, 64),
+		"sync serve --interval":     strconv.FormatFloat(peersync.DefaultServeInterval.Seconds(), 'f', -1, 64),
 		"overview --recent":         strconv.Itoa(overview.DefaultRecent),
 		"reserve --ttl":             fmt.Sprintf("%s, at most %s", hours(reserve.DefaultTTL), hours(reserve.MaxTTL)),
 		"watch --interval":          strconv.FormatInt(defaultWatchInterval.Milliseconds(), 10),

@@ -54,7 +54,8 @@ var envGroups = []settingGroup{
 	{"Fleet and dashboard", "", []setting{
 		{"ST_HOST", "the machine's host name", "this machine's name in the fleet (.st-hosts/<host>)", "st sync, agents, overview, st-dashboard"},
 		{"ST_SYNC_STALE_S", "900", "a host not synced for this many seconds is flagged STALE", "agents, overview, st-dashboard"},
-		{"RSYNC_RSH", "ssh", "the remote shell rsync runs, e.g. \"ssh -p 2222 -i ~/.ssh/st_sync\" (rsync's own variable, passed through)", "st sync"},
+		{"ST_SYNC_TIMEOUT_S", "120", "seconds one peer may take before its rsync and ssh are stopped", "st sync, st sync serve"},
+		{"RSYNC_RSH", "ssh", "the remote shell rsync runs, e.g. \"ssh -p 2222 -i ~/.ssh/st_sync\" (rsync's own variable); st adds its connect and keep-alive timeouts unless it sets them with -o", "st sync"},
 		{"BROWSER", "xdg-open", "the browser dashboard --open starts", "dashboard --open"},
 		{"ST_CHANNEL_DEBUG", "", "1 prints the MCP channel's debug lines on stderr", "mcp"},
 		{"ST_DEBUG", "", "non-empty prints a stack trace after an internal error", "every verb"},

@@ -134,6 +134,7 @@ func scriptParams(dir string) testscript.Params {
 			"age":        cmdAge,
 			"codextrust": cmdCodextrust,
 			"sshd":       cmdSshd,
+			"frozenpeer": cmdFrozenpeer,
 		},
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
-	"github.com/smalltalk-go/st/peersync"
 )
 
 // syncCmd is "sync push|pull <peer>", "sync push|pull --all",
@@ -28,23 +27,19 @@ func (c *syncCmd) Run(a *app) error {
 	peer, hasPeer := deref(c.Peer)
 	root := a.root()
 	a.warnRootShape(root)
-	s := &peersync.Syncer{
-		Root:      root,
-		ConfigDir: a.env.ConfigDir(),
-		PathEnv:   a.env.Get("PATH"),
-		Stdout:    a.stdout,
-		Log:       a.stderr,
-		Host:      fleet.Local(a.env.Get("ST_HOST")),
-		StateDir:  a.stateDir(),
-	}
+	s, stop := a.syncer(root, true)
+	defer stop()
 	if c.All {
 		if hasPeer {
 			return sterr.Msg("--all takes no <peer> argument")
 		}
 		switch {
-		case !hasVerb:
-			return s.All("")
-		case verb == "push" || verb == "pull":
+		case !hasVerb || verb == "push" || verb == "pull":
+			unlock, err := s.Lock(s.Ctx, syncLockWait)
+			if err != nil {
+				return err
+			}
+			defer unlock()
 			return s.All(verb)
 		case verb == "sweep":
 			return sterr.Msg("--all is not meaningful for sweep (sweep is local-only)")
@@ -60,6 +55,11 @@ func (c *syncCmd) Run(a *app) error {
 		if !hasPeer {
 			return sterr.Msg("<peer> required for %s", verb)
 		}
+		unlock, err := s.Lock(s.Ctx, syncLockWait)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 		if verb == "push" {
 			return s.Push(peer)
 		}
@@ -158,7 +158,14 @@ of an agent that lives here. A sync or sweep also removes the temp files
 that killed rsync runs left behind, once they are an hour old; a pull also
 removes on the peer the archived messages' inbox copies and the old host
 records it just dropped here. "forget" drops a retired host's record here
-and on every peer in peers.yaml.`
+and on every peer in peers.yaml.
+
+Nothing waits for ever: ssh gives up on a peer that does not answer, and
+each peer has a deadline (ST_SYNC_TIMEOUT_S, default 120 s) after which its
+rsync and ssh are stopped; --all then goes on with the others (four at a
+time), names the failed ones and exits 1. Two syncs of one store never run
+together: the second waits 2 s for the first, then exits 1 having done
+nothing.`
 }
 
 func (syncCmd) examples() []example {

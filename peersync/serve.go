@@ -1,0 +1,265 @@
+package peersync
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/watch"
+)
+
+// ServeOptions tune Serve.
+type ServeOptions struct {
+	Verb     string        // "" push and pull, "push" or "pull", as --all
+	Interval time.Duration // between full rounds, before jitter
+	// Settle gathers a burst of local changes (a message and its
+	// folder's fsync, a context write) into one push.
+	Settle time.Duration
+}
+
+// Serve tuning: the jitter spreads hosts started together, the backoff
+// cap keeps a dead peer tried every few minutes, not every round.
+const (
+	DefaultServeInterval = 5 * time.Second
+	DefaultServeSettle   = 200 * time.Millisecond
+	serveJitter          = 0.2 // ± this fraction of the interval
+	maxBackoff           = 5 * time.Minute
+)
+
+// Serve syncs with every peer of peers.yaml until ctx ends: a full round
+// (o.Verb, as --all) every interval with jitter, and a push as soon as a
+// local change settles (a message delivered, a status or context
+// written), so a message reaches a peer in about a second rather than a
+// whole interval later. A failing peer is retried after an interval that
+// doubles with each failure (up to maxBackoff) while the others go on.
+// peers.yaml is read again every round. It returns nil when ctx ends.
+//
+// Local changes are seen through fsnotify on the root, every agent
+// folder and its inbox/, archive/ and context/ (agents that appear are
+// added); the rounds are the backstop for anything the watch misses.
+// What rsync writes (a peer's push, this host's own pull) does not wake
+// it (localChange), so a mesh does not echo every message back out.
+func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
+	if o.Interval <= 0 {
+		o.Interval = DefaultServeInterval
+	}
+	if o.Settle <= 0 {
+		o.Settle = DefaultServeSettle
+	}
+	if _, err := readPeers(s.ConfigDir); err != nil {
+		return err
+	}
+	ss := *s
+	ss.Ctx = ctx
+	b := &backoff{interval: o.Interval, state: map[string]*peerState{}}
+
+	w := watch.NewFiltered(0, localChange())
+	defer w.Close()
+	ss.watchRoot(w)
+
+	round := time.NewTimer(0) // a first round at once
+	defer round.Stop()
+	var settle <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-w.Wake():
+			ss.watchRoot(w)
+			if settle == nil {
+				settle = time.After(o.Settle)
+			}
+		case <-settle:
+			settle = nil
+			if o.Verb != "pull" {
+				ss.serveRound(ctx, "push", b)
+			}
+		case <-round.C:
+			// Rounds start an interval apart, however long each takes
+			// (a round longer than the interval is followed at once).
+			start := time.Now()
+			ss.serveRound(ctx, o.Verb, b)
+			round.Reset(max(0, jitter(o.Interval)-time.Since(start)))
+		}
+	}
+}
+
+// serveRound runs one round against the peers not backing off, and
+// records who failed. Its errors are in the log: a round never ends
+// serve.
+func (s *Syncer) serveRound(ctx context.Context, verb string, b *backoff) {
+	peers, err := readPeers(s.ConfigDir)
+	if err == nil {
+		err = s.checkSpecs(peers)
+	}
+	if err != nil {
+		fmt.Fprintf(s.Log, "# sync serve: %v\n", err)
+		return
+	}
+	now := time.Now()
+	var due []Peer
+	for _, p := range peers {
+		if b.due(p.Name, now) {
+			due = append(due, p)
+		}
+	}
+	if len(due) == 0 {
+		return
+	}
+	failed := s.fanout(verb, due, true)
+	if ctx.Err() != nil {
+		return // stopping: the failures are the stop's
+	}
+	for i, p := range due {
+		if failed[i] {
+			wait := b.fail(p.Name, time.Now())
+			fmt.Fprintf(s.Log, "# sync serve: peer %s failed; next try in %v\n", p.Name, wait.Round(time.Second))
+		} else if b.ok(p.Name) {
+			fmt.Fprintf(s.Log, "# sync serve: peer %s is back\n", p.Name)
+		}
+	}
+}
+
+// watchRoot watches the root, its agent folders and their inbox/ and
+// context/ (Watch skips what it already watches and what is missing).
+func (s *Syncer) watchRoot(w *watch.Watcher) {
+	dirs := []string{s.Root}
+	entries, _ := os.ReadDir(s.Root)
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		a := filepath.Join(s.Root, e.Name())
+		dirs = append(dirs, a, filepath.Join(a, "inbox"), filepath.Join(a, "archive"), filepath.Join(a, "context"), filepath.Join(a, "context", "decisions"))
+	}
+	w.Watch(dirs...)
+}
+
+// localChange is serve's watch filter: it tells a change made on this
+// host from one rsync made. rsync writes each file as ".<name>.XXXXXX"
+// and renames it to <name>; st writes in place or through temp files
+// named otherwise (".st-*.tmp", ".<name><digits>"). So events on rsync
+// temp files, and the arrival of the name one was renamed to, are
+// rsync's; removals and renames away (sweeps, the inbox side of an
+// archive move, whose archive side does wake) and attribute changes
+// (rsync setting times) need no push either.
+func localChange() func(fsnotify.Event) bool {
+	incoming := map[string]bool{}
+	return func(ev fsnotify.Event) bool {
+		dir, base := filepath.Split(ev.Name)
+		if name, ok := rsyncTempOf(base); ok {
+			if ev.Has(fsnotify.Rename) {
+				if len(incoming) > 10000 {
+					clear(incoming) // renames whose arrival was never seen
+				}
+				incoming[filepath.Join(dir, name)] = true
+			}
+			return false
+		}
+		if !ev.Has(fsnotify.Create) && !ev.Has(fsnotify.Write) {
+			return false
+		}
+		if incoming[ev.Name] {
+			delete(incoming, ev.Name)
+			return false
+		}
+		return true
+	}
+}
+
+// rsyncTempOf returns the name an rsync temp file ".<name>.XXXXXX" is
+// written for.
+func rsyncTempOf(base string) (string, bool) {
+	n := len(base)
+	if n < 9 || base[0] != '.' || base[n-7] != '.' {
+		return "", false
+	}
+	for _, c := range base[n-6:] {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return "", false
+		}
+	}
+	return base[1 : n-7], true
+}
+
+// backoff tracks each peer's consecutive failures and when it is due.
+type backoff struct {
+	interval time.Duration
+	state    map[string]*peerState
+}
+
+type peerState struct {
+	failures int
+	next     time.Time
+}
+
+func (b *backoff) due(name string, now time.Time) bool {
+	st := b.state[name]
+	return st == nil || !now.Before(st.next)
+}
+
+// fail records a failure and returns how long the peer now waits: the
+// interval doubled per consecutive failure, capped, with jitter.
+func (b *backoff) fail(name string, now time.Time) time.Duration {
+	st := b.state[name]
+	if st == nil {
+		st = &peerState{}
+		b.state[name] = st
+	}
+	st.failures++
+	wait := b.interval
+	for range st.failures {
+		wait *= 2
+		if wait >= maxBackoff {
+			wait = maxBackoff
+			break
+		}
+	}
+	wait = jitter(wait)
+	st.next = now.Add(wait)
+	return wait
+}
+
+// ok records a success; it reports whether the peer had been failing.
+func (b *backoff) ok(name string) bool {
+	_, was := b.state[name]
+	delete(b.state, name)
+	return was
+}
+
+// jitter returns d moved by up to ±serveJitter of itself, so hosts
+// started together do not stay in step.
+func jitter(d time.Duration) time.Duration {
+	f := 1 + serveJitter*(2*rand.Float64()-1)
+	return time.Duration(float64(d) * f)
+}
+
+// Lock keeps two syncs of one root from running at once (cron starting
+// a sync while the last one still runs, serve and a cron job): it waits
+// up to wait for the other to finish, then refuses. A root that does not
+// exist yet has nothing to protect. The lock lives outside the root
+// (fsutil.Lock), so it is never synced.
+func (s *Syncer) Lock(ctx context.Context, wait time.Duration) (unlock func(), err error) {
+	t, err := fsutil.Open(s.Root)
+	if err != nil {
+		return func() {}, nil
+	}
+	defer t.Close()
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	unlock, err = t.Lock(ctx, "sync")
+	if err != nil {
+		return nil, sterr.New(sterr.SyncFailed,
+			fmt.Sprintf("another st sync is running on %s (waited %v for it); this one did nothing", s.Root, wait),
+			map[string]any{"path": s.Root, "reason": "sync already running"})
+	}
+	return unlock, nil
+}
