@@ -340,12 +340,14 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	return res
 }
 
-// budgetFor is event's time budget: ST_HOOK_TIMEOUT_MS, but pre-compact
-// has its own documented write deadline; it may run out and log before
-// the overall budget gives up.
+// budgetFor is event's time budget: ST_HOOK_TIMEOUT_MS. Pre-compact has
+// its own documented write deadline (ST_PRECOMPACT_TIMEOUT_S, 5 s by
+// default, more than the default budget): when ST_HOOK_TIMEOUT_MS is not
+// set, its budget stretches to let the write run out and log before the
+// hook gives up; when it is set, it bounds pre-compact like every hook.
 func budgetFor(event string, opt Options) time.Duration {
 	budget := Budget(opt.HookTimeoutMS)
-	if event == PreCompact {
+	if event == PreCompact && !budgetSet(opt.HookTimeoutMS) {
 		if d := precompactDeadline(opt.PrecompactTimeoutS) + time.Second; d > budget {
 			budget = d
 		}
@@ -397,11 +399,18 @@ const DefaultBudget = 2 * time.Second
 // milliseconds (fraction allowed, surrounding spaces ignored); anything
 // else means DefaultBudget.
 func Budget(v string) time.Duration {
-	ms, ok := layout.Decimal(v)
-	if !ok || !(ms > 0) || ms > 1e9 {
+	if !budgetSet(v) {
 		return DefaultBudget
 	}
+	ms, _ := layout.Decimal(v)
 	return time.Duration(ms * float64(time.Millisecond))
+}
+
+// budgetSet reports whether v is a valid ST_HOOK_TIMEOUT_MS, one Budget
+// takes rather than falling back to DefaultBudget.
+func budgetSet(v string) bool {
+	ms, ok := layout.Decimal(v)
+	return ok && ms > 0 && ms <= 1e9
 }
 
 // readBounded reads r to EOF within d; on timeout or error it returns
