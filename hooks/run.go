@@ -62,6 +62,10 @@ type Options struct {
 
 	late *latePayload // stdin of a hook that reads no payload, for its event line
 
+	// payloadCut says why an edit hook's payload, read thinned, may not
+	// name every path it edits (edit_payload.go); "" when it does.
+	payloadCut string
+
 	// deadline ends the whole hook process (Serve: its start plus the
 	// budget); every lock wait ends by it. Zero: no deadline.
 	deadline time.Time
@@ -202,7 +206,9 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 			}
 		}()
 		var payload []byte
-		if ok && h.readsPayload {
+		if ok && (event == PreToolUse || event == CodexPreToolUse) {
+			payload, opt.payloadCut = readEditPayload(stdin, opt.deadline.Add(-decideTime(budgetFor(event, opt))))
+		} else if ok && h.readsPayload {
 			payload = readBounded(stdin, StdinBound)
 		} else if ok && !h.onStore {
 			opt.late = readLate(stdin) // for the event line's session (late_payload.go)
@@ -404,6 +410,12 @@ func Budget(v string) time.Duration {
 	}
 	ms, _ := layout.Decimal(v)
 	return time.Duration(ms * float64(time.Millisecond))
+}
+
+// decideTime is what an edit hook keeps of its budget to decide once
+// its payload is read: a quarter, or up to half to have 500 ms.
+func decideTime(budget time.Duration) time.Duration {
+	return max(budget/4, min(budget/2, 500*time.Millisecond))
 }
 
 // budgetSet reports whether v is a valid ST_HOOK_TIMEOUT_MS, one Budget

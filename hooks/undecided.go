@@ -14,6 +14,17 @@ import (
 const shellRetry = "Retry in the plain form: apply_patch with paths relative to the working folder, " +
 	"or `cd DIR && apply_patch <<'EOF'` … with DIR a plain folder name (no variables, ~, cd - or other commands before it)."
 
+// bigRetry tells the model how to make an edit st could not read whole.
+const bigRetry = "Make the change in smaller edits and retry."
+
+// unreadEdit is why an edit's input did not tell st what it edits.
+func unreadEdit(tool, cut string) string {
+	if tool == "" {
+		tool = "tool"
+	}
+	return "st could not read this " + tool + " call whole, " + cut
+}
+
 // otherReservations reports whether an agent other than the caller holds
 // an active exclusive reservation.
 func otherReservations(c *call) bool {

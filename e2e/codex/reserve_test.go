@@ -304,3 +304,54 @@ func (r *rig) shimApplyPatch() {
 	}
 	r.setEnv("PATH=" + dir)
 }
+
+// A 3 MB apply_patch whose last file is under bob's reservation is
+// refused like a small one (the hook used to read 1 MiB of its payload,
+// found the JSON cut and let the patch through), in both forms.
+func TestBigApplyPatchUnderReservation(t *testing.T) {
+	t.Parallel()
+	var patch strings.Builder
+	patch.WriteString("*** Begin Patch\n*** Add File: notes/big.md\n")
+	for patch.Len() < 3<<20 {
+		patch.WriteString("+a line of a big generated note\n")
+	}
+	patch.WriteString("*** Add File: src/gen.go\n+package src\n*** End Patch\n")
+	r := newRig(t, func(n int, req apiRequest) reply {
+		switch n {
+		case 0:
+			return custom("apply_patch", patch.String())
+		case 1:
+			return call("exec_command", map[string]any{"cmd": "apply_patch <<'EOF'\n" + patch.String() + "EOF\n", "login": false})
+		}
+		return say("done")
+	})
+	if out, err := exec.Command("git", "init", "-q", r.proj).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	r.shimApplyPatch()
+	r.agent("alice")
+	r.agent("bob")
+	r.stAs("bob", "reserve", "src/**", "--reason", "parser rewrite")
+	r.st("hooks", "install", "--for", "codex")
+	r.trustAll()
+	logs := r.codex("add the generated files", "-m", editModel)
+
+	reqs := r.api.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3", len(reqs))
+	}
+	for i := range 2 {
+		out, ok := reqs[i+1].FunctionOutput(fmt.Sprintf("call_%d_0", i))
+		if !ok || !strings.Contains(out, "src/gen.go is reserved exclusively by agent bob") {
+			t.Errorf("call %d: the model was told %.300q", i, out)
+		}
+	}
+	for _, name := range []string{"src/gen.go", "notes/big.md"} {
+		if _, err := os.Stat(filepath.Join(r.proj, name)); err == nil {
+			t.Errorf("%s was written despite bob's reservation", name)
+		}
+	}
+	if n := strings.Count(logs, "hook: PreToolUse Blocked"); n != 2 {
+		t.Errorf("Codex blocked %d calls, want 2", n)
+	}
+}
