@@ -325,7 +325,15 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	c := &call{opt: opt, payload: payload, now: opt.now()}
 	c.p, _ = ParsePayload(payload)
 	c.line = NewEvent(EventName(event, &c.p), &c.p, c.now)
-	NoteContext(c.line, &c.p)
+	// Stop may wait for its reply to reach the transcript: at most
+	// replyWait, and a third of what is left of the budget.
+	until := time.Now().Add(replyWait)
+	if !opt.deadline.IsZero() {
+		if rest := time.Now().Add(time.Until(opt.deadline) / 3); rest.Before(until) {
+			until = rest
+		}
+	}
+	NoteContextUntil(c.line, &c.p, until)
 	if opt.Agent == "" {
 		return Result{} // no agent: nowhere to record, nothing to say
 	}
