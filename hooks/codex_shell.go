@@ -233,7 +233,7 @@ func patchFolderWith(head, cwd string, isDir func(string) bool) (dir string, fou
 		name := words[0]
 		switch {
 		case shDirWords[name.word]:
-			return "a `" + name.word + "` before the patch, which may change the folder"
+			return "`" + name.word + "` before the patch, which may change the folder"
 		case op == "(":
 			return "a function definition before the patch"
 		case !name.plain:

@@ -321,10 +321,14 @@ func (k *lineKeeper) add(c byte) {
 	k.line = append(k.line, c)
 }
 
-// end ends the last line.
+// end ends the last line. A command too long to keep whole and holding
+// no patch may still run apply_patch on one in the part dropped.
 func (k *lineKeeper) end() {
 	if len(k.line) > 0 || k.long {
 		k.endLine()
+	}
+	if k.headCut && !k.inPatch {
+		k.setCut("its command is too long to read")
 	}
 }
 
