@@ -351,7 +351,7 @@ func envMeaning(v string) string {
 	case "ST_REHYDRATE_STALE_S":
 		return "now.md older than this many seconds is not injected (default 86400)"
 	case "ST_PRECOMPACT_TIMEOUT_S":
-		return "deadline of the pre-compact write, seconds (default 5)"
+		return "deadline of the pre-compact write, seconds (default 5; a set ST_HOOK_TIMEOUT_MS bounds it too)"
 	case "ST_PRECOMPACT_FRESH_S":
 		return "a now.md younger than this many seconds counts as flushed (default 300)"
 	case "ST_OPERATOR":
