@@ -14,9 +14,9 @@ import (
 // The edit hooks (pre-tool-use, codex-pre-tool-use) decide on a path
 // whatever the size of the edit: a Write of 3 MB is as much an edit as
 // one of 3 bytes. A payload of up to 1 MiB (editLimits.small) is read
-// whole, as every hook's is. A bigger one is streamed through a JSON scanner that
-// keeps what the hooks look at and drops the rest, so neither memory nor
-// time grows with the content beyond one pass over it:
+// whole, as every hook's is. A bigger one is streamed through a JSON
+// scanner that keeps what the hooks look at and drops the rest, so
+// memory stays small and time is one pass over the content:
 //
 //   - every member of up to 64 KiB (the session, cwd, tool_name,
 //     tool_input's file_path ...), as sent;
@@ -46,8 +46,9 @@ const maxDepth = 1000 // JSON nesting the scanner follows
 
 // readEditPayload reads an edit hook's payload from r until deadline and
 // returns it (thinned when it is bigger than editLimits.small) and why the
-// hook cannot rely on it to name every path, "" when it can. A payload
-// that is not JSON at all is returned as read, with no cut: the hook
+// hook cannot rely on it to name every path, "" when it can. It stops at
+// the end of the JSON object, without waiting for the end of r. A small
+// payload that is not JSON is returned as read, with no cut: the hook
 // takes it as any other hook does.
 func readEditPayload(r io.Reader, deadline time.Time) (payload []byte, cut string) {
 	return readEditPayloadWith(r, deadline, editLimits)
@@ -60,7 +61,9 @@ func readEditPayloadWith(r io.Reader, deadline time.Time, lim thinLimits) (paylo
 	go func() {
 		br := bufio.NewReaderSize(tee, 64<<10)
 		err := s.scan(br)
-		io.Copy(io.Discard, br) // to the end: a small payload is kept as sent
+		if err != nil {
+			io.Copy(io.Discard, br) // to the end: what is not JSON is kept as sent
+		}
 		done <- err
 	}()
 	timer := time.NewTimer(max(time.Until(deadline), 0))

@@ -259,3 +259,17 @@ func TestServeRefusesUnreadEdit(t *testing.T) {
 		t.Errorf("a stalled Write with no reservation: %q", out)
 	}
 }
+
+// A payload whose stdin stays open after the JSON object is read without
+// waiting for the end.
+func TestEditPayloadOpenStdin(t *testing.T) {
+	for _, size := range []int{10, 2 << 20} {
+		body := marshal(t, map[string]any{"tool_name": "Write", "tool_input": map[string]any{"file_path": "/p/a", "content": strings.Repeat("x", size)}})
+		s := &stallAfter{data: body, stop: make(chan struct{})}
+		got, cut := readEditPayload(s, later)
+		close(s.stop)
+		if p, _ := ParsePayload(got); cut != "" || p.Input().FilePath != "/p/a" {
+			t.Errorf("%d bytes: read %.200s, cut %q", size, got, cut)
+		}
+	}
+}
