@@ -273,3 +273,26 @@ func TestEditPayloadOpenStdin(t *testing.T) {
 		}
 	}
 }
+
+// An unread edit is refused, saying so, when even the reservations take
+// longer to read than the budget leaves.
+func TestUnreadEditSlowReservations(t *testing.T) {
+	env, _ := testEnv(t)
+	env.HookTimeoutMS = "300"
+	env.payloadCut = "its input did not arrive whole within the hook's time budget"
+	env.early = &earlyResult{} // as Serve sets it
+	release, finished := make(chan struct{}), make(chan struct{})
+	listReservations = func(t *fsutil.Tree, now time.Time) []reserve.Reservation {
+		<-release
+		defer close(finished)
+		return nil
+	}
+	res := Run(CodexPreToolUse, []byte(`{"session_id":"s1","cwd":"/p","tool_name":"apply_patch"}`), env)
+	close(release)
+	<-finished // the hook, left running, has read listReservations
+	listReservations = reserve.List
+	if out := string(res.Stdout); !strings.Contains(out, `"permissionDecision":"deny"`) ||
+		!strings.Contains(out, "st could not read the reservations in time either") {
+		t.Errorf("stdout %q, want a refusal", out)
+	}
+}

@@ -247,10 +247,22 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 }
 
 // earlyResult is a hook's output as soon as it is known; the first one
-// set wins.
+// set wins. A hook may name in advance what to answer if it runs out of
+// time before it knows (instead of the fail-open output).
 type earlyResult struct {
-	mu  sync.Mutex
-	res *Result
+	mu       sync.Mutex
+	res      *Result
+	fallback *Result
+}
+
+// otherwise sets what or gives when no output was set.
+func (e *earlyResult) otherwise(r Result) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.fallback = &r
 }
 
 func (e *earlyResult) set(r Result) {
@@ -264,17 +276,21 @@ func (e *earlyResult) set(r Result) {
 	}
 }
 
-// or returns the output set, else fallback.
+// or returns the output set, else the hook's own fallback, else
+// fallback.
 func (e *earlyResult) or(fallback Result) Result {
 	if e == nil {
 		return fallback
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.res == nil {
-		return fallback
+	switch {
+	case e.res != nil:
+		return *e.res
+	case e.fallback != nil:
+		return *e.fallback
 	}
-	return *e.res
+	return fallback
 }
 
 func write(res Result, stdout, stderr io.Writer) int {

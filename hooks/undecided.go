@@ -25,10 +25,13 @@ func unreadEdit(tool, cut string) string {
 	return "st could not read this " + tool + " call whole, " + cut
 }
 
+// listReservations lists the active reservations (a test slows it).
+var listReservations = reserve.List
+
 // otherReservations reports whether an agent other than the caller holds
 // an active exclusive reservation.
 func otherReservations(c *call) bool {
-	for _, r := range reserve.List(c.t, c.now) {
+	for _, r := range listReservations(c.t, c.now) {
 		if r.Agent != c.opt.Agent && r.Mode == reserve.Exclusive {
 			return true
 		}
@@ -39,6 +42,10 @@ func otherReservations(c *call) bool {
 // undecidedDeny returns the reason to refuse an edit st cannot check
 // (why says what st cannot tell, and why), and whether to.
 func undecidedDeny(c *call, why, retry string) (reason string, denied bool) {
+	// Should the reservations take too long to read, the edit is refused
+	// all the same: it cannot be checked.
+	c.opt.early.otherwise(Result{Stdout: Deny(why + ". st could not read the reservations in time either, " +
+		"so it refuses this edit rather than let it through unchecked. " + retry)})
 	if !otherReservations(c) {
 		return "", false
 	}
