@@ -98,9 +98,20 @@ func codexStartText(opt Options, now nowMD, fresh bool, items []item, budget int
 	return join(data, list), shown
 }
 
+// runCodexStop continues the turn with the inbox news since the last
+// check, at most once per stop chain: when the Stop follows a
+// continuation (stop_hook_active), it lets the turn end and leaves the
+// rest for the next turn's Stop. The one continuation already said how
+// many older messages it left out and how to list them, and each further
+// one would resend the whole context (1,000 unread messages made one turn
+// take seven model requests).
 func runCodexStop(opt Options) Result {
 	if opt.Agent == "" {
 		return Result{} // fail open: no agent, nothing to say (issue 11)
+	}
+	// The payload, read for the event line, is waited for as long.
+	if p, _ := ParsePayload(opt.logPayload()); p.StopHookActive {
+		return Result{}
 	}
 	dir := filepath.Join(opt.StateDir, cursorDir)
 	t, err := fsutil.OpenOrCreate(dir)

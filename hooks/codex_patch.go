@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"path/filepath"
 	"strings"
 )
 
@@ -64,59 +63,36 @@ func PatchPaths(patch string) []string {
 // its relative paths are relative to; ok is false when the call applies
 // none. apply_patch's command is the patch itself; a shell command
 // applies one when it runs apply_patch (or applypatch) on a heredoc
-// holding a patch, possibly after `cd DIR &&`, as Codex accepts it.
-func codexPatch(toolName, command, cwd string) (patch, dir string, ok bool) {
+// holding a patch, after the commands patchFolder follows. why, when not
+// empty, says why st cannot tell the folder (or, for a shell command
+// running apply_patch on no patch written in it, the files): the hook
+// refuses such a call when a reservation could apply.
+func codexPatch(toolName, command, cwd string) (patch, dir string, ok bool, why string) {
 	switch toolName {
 	case "apply_patch":
-		return command, cwd, true
+		return command, cwd, true, ""
 	case "Bash":
-		if !strings.Contains(command, patchBegin) {
-			return "", "", false
-		}
-		head, _, _ := strings.Cut(command, patchBegin)
+		head, _, hasPatch := strings.Cut(command, patchBegin)
 		if !strings.Contains(head, "apply_patch") && !strings.Contains(head, "applypatch") {
-			return "", "", false
+			return "", "", false, ""
 		}
-		// Each `cd DIR &&` before apply_patch moves where its paths
-		// start; a cd it cannot read leaves the call undecided.
-		dir = cwd
-		segments := strings.Split(head, "&&")
-		for _, seg := range segments[:len(segments)-1] {
-			if f := strings.Fields(seg); len(f) == 0 || f[0] != "cd" {
-				continue
+		dir, found, why := patchFolder(head, cwd)
+		if !hasPatch {
+			if !found {
+				return "", "", false, "" // a command that only names apply_patch
 			}
-			to, ok := cdTarget(seg)
-			if !ok {
-				return "", "", false
-			}
-			if !filepath.IsAbs(to) {
-				if dir == "" {
-					return "", "", false
-				}
-				to = filepath.Join(dir, to)
-			}
-			dir = to
+			return command, "", true, "st cannot see which files this apply_patch changes: the patch is not written in the command"
 		}
-		return command, dir, true
-	}
-	return "", "", false
-}
-
-// cdTarget returns the folder of a plain `cd DIR` (DIR bare or in one
-// pair of quotes); ok is false for anything else.
-func cdTarget(s string) (dir string, ok bool) {
-	rest, found := strings.CutPrefix(strings.TrimSpace(s), "cd ")
-	if !found {
-		return "", false
-	}
-	dir = strings.TrimSpace(rest)
-	if n := len(dir); n >= 2 && (dir[0] == '\'' || dir[0] == '"') && dir[n-1] == dir[0] {
-		dir = dir[1 : n-1]
-		if strings.ContainsAny(dir, "'\"$`\\") {
-			return "", false
+		if !found && why == "" {
+			why = "apply_patch is not the command the patch is given to"
 		}
-	} else if strings.ContainsAny(dir, " \t\n'\"$`\\;|&<>(){}*?~") {
-		return "", false
+		if why == "" && dir == "" {
+			why = "the working folder is unknown"
+		}
+		if why != "" {
+			return command, "", true, "st cannot tell which folder this apply_patch writes in: " + why
+		}
+		return command, dir, true, ""
 	}
-	return dir, dir != ""
+	return "", "", false, ""
 }

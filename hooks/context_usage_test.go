@@ -1,8 +1,10 @@
 package hooks
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -53,5 +55,60 @@ func TestNoteContext(t *testing.T) {
 	evs := logLines(t, root, "s9")
 	if len(evs) != 1 || evs[0].CtxTokens != 84000 || evs[0].Model != "claude-sonnet-4-5" {
 		t.Errorf("stop line = %+v", evs)
+	}
+}
+
+// replyLine is a main-thread assistant reply with text and n input tokens,
+// as Claude Code writes it to the transcript.
+func replyLine(text string, n int) string {
+	return `{"type":"assistant","isSidechain":false,"message":{"role":"assistant","model":"claude-sonnet-4-5",` +
+		`"content":[{"type":"text","text":` + strconv.Quote(text) + `}],` +
+		`"usage":{"input_tokens":` + fmt.Sprint(n) + `,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":9}}}`
+}
+
+// Claude Code appends the turn's last reply to the transcript while Stop
+// runs: Stop waits (bounded) for the reply its payload names and records
+// that reply's fill, not the one before. When the reply never comes it
+// records none, and the next prompt records the figure.
+func TestStopWaitsForItsReply(t *testing.T) {
+	env, root := testEnv(t)
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, transcript(replyLine("looking at the parser", 18000), `{"type":"user","message":{"content":"tool result"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	payload := func(session, last string) []byte {
+		return marshal(t, map[string]any{"session_id": session, "hook_event_name": "Stop", "transcript_path": path,
+			"last_assistant_message": last, "stop_hook_active": false})
+	}
+	// The reply is appended right after the hook's first read.
+	appended := false
+	readTranscript = func(p string, limit int64) ([]byte, error) {
+		tail, err := ReadTranscriptTail(p, limit)
+		if !appended {
+			appended = true
+			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Error(err)
+				return nil, err
+			}
+			f.WriteString(replyLine("All done: the parser is fixed.", 91234) + "\n")
+			f.Close()
+		}
+		return tail, err
+	}
+	defer func() { readTranscript = ReadTranscriptTail }()
+	Run(Stop, payload("s1", "All done: the parser is fixed."), env)
+	if evs := logLines(t, root, "s1"); len(evs) != 1 || evs[0].CtxTokens != 91234 {
+		t.Errorf("Stop recorded %+v, want the last reply's 91234 tokens", evs)
+	}
+
+	// A reply that never reaches the transcript: no figure at Stop (not
+	// the previous reply's), and the next prompt records the latest.
+	Run(Stop, payload("s2", "a reply never written"), env)
+	Run(UserPromptSubmit, marshal(t, map[string]any{"session_id": "s2", "hook_event_name": "UserPromptSubmit",
+		"transcript_path": path, "prompt": "next"}), env)
+	evs := logLines(t, root, "s2")
+	if len(evs) != 2 || evs[0].CtxTokens != 0 || evs[1].Event != "UserPromptSubmit" || evs[1].CtxTokens != 91234 {
+		t.Errorf("lines %+v; want Stop with no figure, then the prompt with 91234", evs)
 	}
 }

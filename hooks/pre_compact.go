@@ -97,6 +97,13 @@ func runPreCompact(opt Options) Result {
 			done <- write()
 		}()
 		deadline := precompactDeadline(opt.PrecompactTimeoutS)
+		// The hook's own deadline comes first when it is nearer: leave a
+		// fifth of what remains to log the timeout and the event line.
+		if !opt.deadline.IsZero() {
+			if rest := time.Until(opt.deadline) * 4 / 5; rest < deadline {
+				deadline = max(rest, 0).Round(time.Millisecond)
+			}
+		}
 		timer := time.NewTimer(deadline)
 		select {
 		case err := <-done:

@@ -63,6 +63,10 @@ type Options struct {
 
 	late *latePayload // stdin of a hook that reads no payload, for its event line
 
+	// payloadCut says why an edit hook's payload, read thinned, may not
+	// name every path it edits (edit_payload.go); "" when it does.
+	payloadCut string
+
 	// deadline ends the whole hook process (Serve: its start plus the
 	// budget); every lock wait ends by it. Zero: no deadline.
 	deadline time.Time
@@ -205,7 +209,9 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 			}
 		}()
 		var payload []byte
-		if ok && h.readsPayload {
+		if ok && (event == PreToolUse || event == CodexPreToolUse) {
+			payload, opt.payloadCut = readEditPayload(stdin, opt.deadline.Add(-decideTime(budgetFor(event, opt))))
+		} else if ok && h.readsPayload {
 			payload = readBounded(stdin, StdinBound)
 		} else if ok && !h.onStore {
 			opt.late = readLate(stdin) // for the event line's session (late_payload.go)
@@ -244,10 +250,22 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 }
 
 // earlyResult is a hook's output as soon as it is known; the first one
-// set wins.
+// set wins. A hook may name in advance what to answer if it runs out of
+// time before it knows (instead of the fail-open output).
 type earlyResult struct {
-	mu  sync.Mutex
-	res *Result
+	mu       sync.Mutex
+	res      *Result
+	fallback *Result
+}
+
+// otherwise sets what or gives when no output was set.
+func (e *earlyResult) otherwise(r Result) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.fallback = &r
 }
 
 func (e *earlyResult) set(r Result) {
@@ -261,17 +279,21 @@ func (e *earlyResult) set(r Result) {
 	}
 }
 
-// or returns the output set, else fallback.
+// or returns the output set, else the hook's own fallback, else
+// fallback.
 func (e *earlyResult) or(fallback Result) Result {
 	if e == nil {
 		return fallback
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.res == nil {
-		return fallback
+	switch {
+	case e.res != nil:
+		return *e.res
+	case e.fallback != nil:
+		return *e.fallback
 	}
-	return *e.res
+	return fallback
 }
 
 func write(res Result, stdout, stderr io.Writer) int {
@@ -322,7 +344,15 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	c := &call{opt: opt, payload: payload, now: opt.now()}
 	c.p, _ = ParsePayload(payload)
 	c.line = NewEvent(EventName(event, &c.p), &c.p, c.now)
-	NoteContext(c.line, &c.p)
+	// Stop may wait for its reply to reach the transcript: at most
+	// replyWait, and a third of what is left of the budget.
+	until := time.Now().Add(replyWait)
+	if !opt.deadline.IsZero() {
+		if rest := time.Now().Add(time.Until(opt.deadline) / 3); rest.Before(until) {
+			until = rest
+		}
+	}
+	NoteContextUntil(c.line, &c.p, until)
 	if opt.Agent == "" {
 		return Result{} // no agent: nowhere to record, nothing to say
 	}
@@ -343,12 +373,14 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	return res
 }
 
-// budgetFor is event's time budget: ST_HOOK_TIMEOUT_MS, but pre-compact
-// has its own documented write deadline; it may run out and log before
-// the overall budget gives up.
+// budgetFor is event's time budget: ST_HOOK_TIMEOUT_MS. Pre-compact has
+// its own documented write deadline (ST_PRECOMPACT_TIMEOUT_S, 5 s by
+// default, more than the default budget): when ST_HOOK_TIMEOUT_MS is not
+// set, its budget stretches to let the write run out and log before the
+// hook gives up; when it is set, it bounds pre-compact like every hook.
 func budgetFor(event string, opt Options) time.Duration {
 	budget := Budget(opt.HookTimeoutMS)
-	if event == PreCompact {
+	if event == PreCompact && !budgetSet(opt.HookTimeoutMS) {
 		if d := precompactDeadline(opt.PrecompactTimeoutS) + time.Second; d > budget {
 			budget = d
 		}
@@ -400,11 +432,24 @@ const DefaultBudget = 2 * time.Second
 // milliseconds (fraction allowed, surrounding spaces ignored); anything
 // else means DefaultBudget.
 func Budget(v string) time.Duration {
-	ms, ok := layout.Decimal(v)
-	if !ok || !(ms > 0) || ms > 1e9 {
+	if !budgetSet(v) {
 		return DefaultBudget
 	}
+	ms, _ := layout.Decimal(v)
 	return time.Duration(ms * float64(time.Millisecond))
+}
+
+// decideTime is what an edit hook keeps of its budget to decide once
+// its payload is read: a quarter, or up to half to have 500 ms.
+func decideTime(budget time.Duration) time.Duration {
+	return max(budget/4, min(budget/2, 500*time.Millisecond))
+}
+
+// budgetSet reports whether v is a valid ST_HOOK_TIMEOUT_MS, one Budget
+// takes rather than falling back to DefaultBudget.
+func budgetSet(v string) bool {
+	ms, ok := layout.Decimal(v)
+	return ok && ms > 0 && ms <= 1e9
 }
 
 // readBounded reads r to EOF within d; on timeout or error it returns

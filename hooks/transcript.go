@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"strings"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 )
@@ -40,8 +41,9 @@ type usage struct {
 type transcriptLine struct {
 	IsSidechain bool `json:"isSidechain"`
 	Message     struct {
-		Model string `json:"model"`
-		Usage *usage `json:"usage"`
+		Model   string          `json:"model"`
+		Usage   *usage          `json:"usage"`
+		Content json.RawMessage `json:"content"`
 	} `json:"message"`
 }
 
@@ -57,6 +59,13 @@ func ContextTokens(tail []byte) (tokens int64, ok bool) {
 
 // ContextUsage is ContextTokens with the model of the turn it read.
 func ContextUsage(tail []byte) (tokens int64, model string, ok bool) {
+	tokens, model, _, ok = lastReply(tail)
+	return tokens, model, ok
+}
+
+// lastReply is ContextUsage with the text of the reply it read (its text
+// blocks, one per line).
+func lastReply(tail []byte) (tokens int64, model, text string, ok bool) {
 	for line := range linesNewestFirst(tail) {
 		if !bytes.Contains(line, []byte(`"usage"`)) {
 			continue
@@ -67,10 +76,39 @@ func ContextUsage(tail []byte) (tokens int64, model string, ok bool) {
 		}
 		u := tl.Message.Usage
 		if n := u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens; n > 0 {
-			return n, tl.Message.Model, true
+			return n, tl.Message.Model, replyText(tl.Message.Content), true
 		}
 	}
-	return 0, "", false
+	return 0, "", "", false
+}
+
+// replyText is the text of a message's content: a string, or the text
+// blocks of a list, one per line.
+func replyText(content json.RawMessage) string {
+	var s string
+	if json.Unmarshal(content, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	json.Unmarshal(content, &blocks)
+	var texts []string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			texts = append(texts, b.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// sameReply reports whether a transcript reply's text is the reply a
+// Stop payload names (last_assistant_message): one holds the other, as
+// the transcript splits a reply into a line per block.
+func sameReply(text, last string) bool {
+	text, last = strings.TrimSpace(text), strings.TrimSpace(last)
+	return text != "" && last != "" && (strings.Contains(last, text) || strings.Contains(text, last))
 }
 
 // linesNewestFirst yields the lines of a JSONL tail from the last to the

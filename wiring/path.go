@@ -55,7 +55,7 @@ var specs = map[string]familySpec{
 			{Name: hooks.CodexPreToolUse, Role: "pre-tool-use — refuse an apply_patch under another agent's reservation", Present: true},
 		},
 		target: "~/.codex/config.toml",
-		note:   "Codex config is TOML, not a single JSON block. Merge the fragment in exampleConfig into ~/.codex/config.toml. Its hooks are the ones `st hooks install --for codex` writes to hooks.json: wire them in one place only (Codex runs both), and trust them in Codex (/hooks).",
+		note:   "Codex config is TOML, not a single JSON block. Merge the fragment in exampleConfig into ~/.codex/config.toml. Its hooks are the ones `st hooks install --for codex` writes to hooks.json: wire them in one place only (Codex runs both), and trust them in Codex (/hooks). The MCP server's [mcp_servers.st] table is not in it: `st init --for codex` writes and updates that one in place.",
 	},
 	hooks.Pi: {
 		scripts: []Script{{Name: "smalltalk.ts", Role: "pi extension — registers the st verbs + push notifications"}},
@@ -75,15 +75,19 @@ func CodexMCPFragment(stBin string) string {
 		"env_vars = [\"ST_ROOT\", \"ST_AGENT\"]\n"
 }
 
-// CodexFragment is the config.toml fragment for Codex: the MCP server and
-// the same hooks `st hooks install --for codex` writes to hooks.json, with
-// the same absolute command, so the two never differ. Use one of the two
-// for the hooks: Codex runs both.
+// CodexFragment is the config.toml fragment for Codex: the same hooks
+// `st hooks install --for codex` writes to hooks.json, with the same
+// absolute command, so the two never differ. Use one of the two for the
+// hooks: Codex runs both. It leaves out the [mcp_servers.st] table, which
+// `st init --for codex` owns: appended after it, a second copy of the
+// table is a duplicate key that stops Codex from starting.
 func CodexFragment(stBin string) string {
 	var b strings.Builder
-	b.WriteString(CodexMCPFragment(stBin))
-	for _, e := range CodexEntries {
-		fmt.Fprintf(&b, "\n[[hooks.%s]]\n", e.Event)
+	for i, e := range CodexEntries {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "[[hooks.%s]]\n", e.Event)
 		if e.Matcher != "" {
 			fmt.Fprintf(&b, "matcher = %s\n", tomlQuote(e.Matcher))
 		}

@@ -41,7 +41,7 @@ var envGroups = []settingGroup{
 		{"ST_HOOK_TIMEOUT_MS", "2000", "a hook's whole deadline in ms (payload, config.yaml, locks, its event line); past it the hook gives its fail-open answer", "every hook"},
 		{"ST_HOOK_CONTEXT_BUDGET", "9999 for Claude Code, 8000 for Codex", "the budget, in bytes, of the text a hook injects (now.md and the inbox list); at least 1000; wins over config.yaml's hook_context_budget", "session-start, codex-session-start, codex-stop"},
 		{"ST_REHYDRATE_STALE_S", "86400", "a now.md older than this many seconds is not injected at session start", "session-start, codex-session-start"},
-		{"ST_PRECOMPACT_TIMEOUT_S", "5", "deadline of the pre-compact write, in seconds", "pre-compact"},
+		{"ST_PRECOMPACT_TIMEOUT_S", "5", "deadline of the pre-compact write, in seconds (a set ST_HOOK_TIMEOUT_MS bounds it too)", "pre-compact"},
 		{"ST_PRECOMPACT_FRESH_S", "300", "a now.md younger than this many seconds counts as flushed before a compaction", "pre-compact"},
 		{"ST_FLUSH_REMIND_S", "1800", "remind the model to rewrite now.md when it is older than this many seconds", "user-prompt-submit"},
 		{"ST_LARGE_READ_BYTES", "16384", "a Read of a whole file bigger than this many bytes gets an advisory", "pre-tool-use"},

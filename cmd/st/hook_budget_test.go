@@ -43,6 +43,7 @@ var hookBudgetCases = []hookBudgetCase{
 	{[]string{"hook", "pre-tool-use"}, "claudecode/PreToolUse.json", "", 0},
 	{[]string{"hook", "session-end"}, "claudecode/SessionEnd.json", "", 0},
 	{[]string{"hook", "stop-failure"}, "claudecode/StopFailure.json", "", 0},
+	{[]string{"hook", "pre-compact"}, "claudecode/PreCompact.json", "", 0},
 }
 
 // hookBudgetStore makes a store, a private TMPDIR (so the lock files are

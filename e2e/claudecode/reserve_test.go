@@ -71,3 +71,42 @@ func TestReservationRefusesEdit(t *testing.T) {
 		t.Errorf("no PreToolUse event records the refusal: %+v", find(p.events(), "PreToolUse"))
 	}
 }
+
+// A 3 MB Write of a file under another agent's reservation is refused
+// like a small one: the hook used to read 1 MiB of its payload, found
+// the JSON cut and let the Write through.
+func TestReservationRefusesBigWrite(t *testing.T) {
+	var p *project
+	big := strings.Repeat("// a line of a big generated file\n", 3<<20/34)
+	p = newProject(t, func(n int, r *Request) Reply {
+		if r.HasToolResult("toolu_big") {
+			return Text("big write done")
+		}
+		return ToolUse("toolu_big", "Write", map[string]any{"file_path": filepath.Join(p.dir, "src", "gen.go"), "content": big})
+	})
+	if out, err := exec.Command("git", "init", "-q", p.dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v: %s", err, out)
+	}
+	held := filepath.Join(p.dir, "src", "gen.go")
+	if err := os.MkdirAll(filepath.Dir(held), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(held, []byte("package src\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.stAs("bob", "reserve", "src/", "--reason", "RESERVE-REASON: regenerating")
+
+	r := p.claude("write the big file", "--permission-mode", "acceptEdits")
+	p.checkClean(r)
+	reqs := p.mock.Messages()
+	i := firstWith(reqs, func(r *Request) bool { return r.HasToolResult("toolu_big") })
+	if i < 0 {
+		t.Fatal("no request carries the big Write's result")
+	}
+	if got := reqs[i].LastUser(); !strings.Contains(got, "src/gen.go is reserved exclusively by agent bob") {
+		t.Errorf("the model was not told the file is reserved; it got %.600q", got)
+	}
+	if data, _ := os.ReadFile(held); string(data) != "package src\n" {
+		t.Errorf("bob's reserved file was overwritten (%d bytes)", len(data))
+	}
+}

@@ -71,3 +71,31 @@ type sendError struct {
 }
 
 func (e *sendError) Error() string { return "st message send: " + e.err.Error() + ": " + e.out }
+
+// The context fill Stop records is the turn's last reply's: Claude Code
+// writes that reply to the transcript while it runs Stop, and Stop used to
+// record the reply before it (here 18,000 tokens where the last reply
+// used 91,234), which the dashboard then showed.
+func TestStopRecordsLastReplyFill(t *testing.T) {
+	p := newProject(t, func(n int, r *Request) Reply {
+		if r.HasToolResult("toolu_work") {
+			reply := Text("LAST-REPLY: the work is done")
+			reply.InputTokens = 91234
+			return reply
+		}
+		reply := ToolUse("toolu_work", "Bash", map[string]any{"command": "echo working", "description": "work"})
+		reply.InputTokens = 18000
+		return reply
+	})
+	r := p.claude("do the work")
+	p.checkClean(r)
+	var stops []event
+	for _, e := range find(p.events(), "Stop") {
+		if e.Session == r.session {
+			stops = append(stops, e)
+		}
+	}
+	if len(stops) != 1 || stops[0].CtxTokens != 91234 {
+		t.Errorf("Stop lines %+v, want one with the last reply's 91234 tokens", stops)
+	}
+}

@@ -215,3 +215,143 @@ esac
 		}
 	}
 }
+
+// The shell forms that put a patch in another folder: Codex runs each in
+// the shell, where its apply_patch program (first on PATH, as Codex's
+// own shim puts it) writes under src/ for `cd src; apply_patch` and
+// `(cd src && apply_patch …)`; st follows them and refuses the patch under bob's
+// reservation. A form st cannot follow (the folder in a variable) is
+// refused with the reason and the plain form to retry in, and nothing
+// is written.
+func TestApplyPatchShellFormsUnderReservation(t *testing.T) {
+	t.Parallel()
+	forms := []string{
+		"cd src; " + shellPatch("a.go"),
+		"(cd src && " + shellPatch("b.go") + ")",
+		"cd src\n" + shellPatch("c.go"),
+		"D=src; cd $D && " + shellPatch("d.go"),
+	}
+	r := newRig(t, func(n int, req apiRequest) reply {
+		if n < len(forms) {
+			return call("exec_command", map[string]any{"cmd": forms[n], "login": false})
+		}
+		return say("done")
+	})
+	if out, err := exec.Command("git", "init", "-q", r.proj).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	if err := os.MkdirAll(filepath.Join(r.proj, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.shimApplyPatch()
+	r.agent("alice")
+	r.agent("bob")
+	r.stAs("bob", "reserve", "src/**", "--reason", "parser rewrite")
+	r.st("hooks", "install", "--for", "codex")
+	r.trustAll()
+	logs := r.codex("edit the parser", "-m", editModel)
+
+	reqs := r.api.Requests()
+	if len(reqs) != len(forms)+1 {
+		t.Fatalf("%d model requests, want %d", len(reqs), len(forms)+1)
+	}
+	wants := []string{
+		"src/a.go is reserved exclusively by agent bob",
+		"src/b.go is reserved exclusively by agent bob",
+		"src/c.go is reserved exclusively by agent bob",
+		"st cannot tell which folder this apply_patch writes in: a variable set before the patch",
+	}
+	for i, want := range wants {
+		out, ok := reqs[i+1].FunctionOutput(fmt.Sprintf("call_%d_0", i))
+		if !ok || !strings.Contains(out, want) {
+			t.Errorf("form %q: the model was told %q, want %q", forms[i], out, want)
+		}
+	}
+	if out, _ := reqs[len(forms)].FunctionOutput(fmt.Sprintf("call_%d_0", len(forms)-1)); !strings.Contains(out, "Retry in the plain form") {
+		t.Errorf("the refusal of a form st cannot follow does not say how to retry: %q", out)
+	}
+	for _, name := range []string{"a.go", "b.go", "c.go", "d.go"} {
+		if _, err := os.Stat(filepath.Join(r.proj, "src", name)); err == nil {
+			t.Errorf("src/%s was written despite bob's reservation", name)
+		}
+	}
+	if n := strings.Count(logs, "hook: PreToolUse Blocked"); n != len(forms) {
+		t.Errorf("Codex blocked %d calls, want %d:\n%s", n, len(forms), logs)
+	}
+}
+
+// shimApplyPatch puts an apply_patch program first on the rig's PATH:
+// Codex's own binary under that name, which applies the patch on its
+// stdin in the current folder, as the shim Codex sets up for its shell.
+func (r *rig) shimApplyPatch() {
+	r.t.Helper()
+	bins, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(codexBin)), "@openai", "codex-*", "vendor", "*", "bin", "codex"))
+	if len(bins) == 0 {
+		r.t.Skip("no native codex binary to run as apply_patch")
+	}
+	dir := filepath.Join(r.dir, "shim")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.Symlink(bins[0], filepath.Join(dir, "apply_patch")); err != nil {
+		r.t.Fatal(err)
+	}
+	for _, kv := range r.env {
+		if path, ok := strings.CutPrefix(kv, "PATH="); ok {
+			r.setEnv("PATH=" + dir + ":" + path)
+			return
+		}
+	}
+	r.setEnv("PATH=" + dir)
+}
+
+// A 3 MB apply_patch whose last file is under bob's reservation is
+// refused like a small one (the hook used to read 1 MiB of its payload,
+// found the JSON cut and let the patch through), in both forms.
+func TestBigApplyPatchUnderReservation(t *testing.T) {
+	t.Parallel()
+	var patch strings.Builder
+	patch.WriteString("*** Begin Patch\n*** Add File: notes/big.md\n")
+	for patch.Len() < 3<<20 {
+		patch.WriteString("+a line of a big generated note\n")
+	}
+	patch.WriteString("*** Add File: src/gen.go\n+package src\n*** End Patch\n")
+	r := newRig(t, func(n int, req apiRequest) reply {
+		switch n {
+		case 0:
+			return custom("apply_patch", patch.String())
+		case 1:
+			return call("exec_command", map[string]any{"cmd": "apply_patch <<'EOF'\n" + patch.String() + "EOF\n", "login": false})
+		}
+		return say("done")
+	})
+	if out, err := exec.Command("git", "init", "-q", r.proj).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	r.shimApplyPatch()
+	r.agent("alice")
+	r.agent("bob")
+	r.stAs("bob", "reserve", "src/**", "--reason", "parser rewrite")
+	r.st("hooks", "install", "--for", "codex")
+	r.trustAll()
+	logs := r.codex("add the generated files", "-m", editModel)
+
+	reqs := r.api.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3", len(reqs))
+	}
+	for i := range 2 {
+		out, ok := reqs[i+1].FunctionOutput(fmt.Sprintf("call_%d_0", i))
+		if !ok || !strings.Contains(out, "src/gen.go is reserved exclusively by agent bob") {
+			t.Errorf("call %d: the model was told %.300q", i, out)
+		}
+	}
+	for _, name := range []string{"src/gen.go", "notes/big.md"} {
+		if _, err := os.Stat(filepath.Join(r.proj, name)); err == nil {
+			t.Errorf("%s was written despite bob's reservation", name)
+		}
+	}
+	if n := strings.Count(logs, "hook: PreToolUse Blocked"); n != 2 {
+		t.Errorf("Codex blocked %d calls, want 2", n)
+	}
+}

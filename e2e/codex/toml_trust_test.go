@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,5 +39,34 @@ func TestDoctorChecksTrustOfConfigTOMLHooks(t *testing.T) {
 	doc, code = r.stExit("hooks", "doctor")
 	if code != 0 || strings.Contains(doc, "FAIL") || strings.Count(doc, "trusted by Codex") != len(wiring.CodexEntries) {
 		t.Errorf("doctor on trusted config.toml hooks: exit %d\n%s", code, doc)
+	}
+}
+
+// `st init --for codex`, then the whole `st hooks path --for codex`
+// fragment appended to config.toml, as older docs had it: Codex starts
+// (no duplicate [mcp_servers.st] table), runs st's hooks and lists st's
+// MCP server once.
+func TestInitThenHooksPathFragment(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, nil)
+	r.agent("alice")
+	r.agent("bob")
+	r.stAs("bob", "message", "send", "alice", "-m", "ping", "--subject", "fragment")
+	r.st("init", "--for", "codex")
+	out := r.st("hooks", "path", "--for", "codex")
+	const head = "Config fragment to adapt:\n"
+	start, end := strings.Index(out, head), strings.Index(out, "\n(read-only")
+	if start < 0 || end < start {
+		t.Fatalf("no fragment in:\n%s", out)
+	}
+	config := filepath.Join(r.codexHome, "config.toml")
+	r.write(config, r.read(config)+"\n"+out[start+len(head):end])
+	if n := strings.Count(r.read(config), "[mcp_servers.st]"); n != 1 {
+		t.Errorf("config.toml holds %d [mcp_servers.st] tables, want 1:\n%s", n, r.read(config))
+	}
+	r.trustAll()
+	r.codex("hello")
+	if reqs := r.api.Requests(); len(reqs) == 0 || !reqs[0].Contains("## st inbox (1 unread)") {
+		t.Errorf("Codex did not run st's SessionStart hook from the appended fragment")
 	}
 }
