@@ -320,6 +320,7 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	c.p, _ = ParsePayload(payload)
 	c.line = NewEvent(EventName(event, &c.p), &c.p, c.now)
 	NoteContext(c.line, &c.p)
+	noteWhere(c.line, &c.p, opt)
 	if opt.Agent == "" {
 		return Result{} // no agent: nowhere to record, nothing to say
 	}
@@ -488,6 +489,7 @@ func Record(event string, payload []byte, session string, opt Options) {
 	}
 	ev := NewEvent(EventName(event, &p), &p, opt.now())
 	NoteContext(ev, &p)
+	noteWhere(ev, &p, opt)
 	t, err := fsutil.Open(opt.Root)
 	if err != nil {
 		noteWriteFailure(opt, opt.Root, err) // ST_ROOT a file: ENOTDIR
