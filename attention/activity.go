@@ -165,7 +165,7 @@ func (a *Activity) Signals(effective, claimed string, lastFileMs float64) Signal
 
 // TailBytes is how much of an agent's latest session log Read folds: the
 // recent turns, enough for a wait, an API error streak or a thrash.
-const TailBytes = 16 << 10
+const TailBytes = 8 << 10
 
 // Read folds the last max bytes of agent's most recently written session
 // log; an agent without one has no activity.

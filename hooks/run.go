@@ -45,6 +45,8 @@ type Options struct {
 	ConfigDir          string // $ST_CONFIG, else $HOME/.config/smalltalk
 	StateDir           string // $XDG_STATE_HOME, else $HOME/.local/state
 	ContextBudget      string // ST_HOOK_CONTEXT_BUDGET (context_budget.go)
+	FleetHost          string // ST_HOST, this machine's name in the fleet (brief.go)
+	SyncStaleS         string // ST_SYNC_STALE_S, when a host's data counts as stale (brief.go)
 	Knobs              Knobs
 	Spool              SpoolEnv // stored with a captured prompt (Serve adds the host)
 
@@ -109,7 +111,7 @@ type hook struct {
 func hookFor(event string, retry bool) (h hook, ok bool) {
 	switch event {
 	case SessionStart:
-		return hook{run: func(c *call) Result { return runSessionStart(c.opt) }}, true
+		return hook{run: func(c *call) Result { return runSessionStart(c.opt) }, readsConfig: true}, true
 	case PreCompact:
 		return hook{run: func(c *call) Result { return runPreCompact(c.opt) }}, true
 	case StopFailure:
@@ -119,7 +121,7 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 		}
 		return h, true
 	case CodexSessionStart:
-		return hook{run: func(c *call) Result { return runCodexSessionStart(c.opt) }}, true
+		return hook{run: func(c *call) Result { return runCodexSessionStart(c.opt) }, readsConfig: true}, true
 	case CodexStop:
 		return hook{run: func(c *call) Result { return runCodexStop(c.opt) }}, true
 	case CodexPreToolUse:

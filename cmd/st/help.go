@@ -346,6 +346,8 @@ func envMeaning(v string) string {
 		return "the ssh command rsync runs, e.g. \"ssh -p 2222\" (rsync's own)"
 	case "ST_CHANNEL_DEBUG":
 		return "1 prints channel debug lines on stderr"
+	case "TMUX_PANE":
+		return "the tmux pane the agent runs in, recorded so the board can say where it waits"
 	case "ST_HOOK_TIMEOUT_MS":
 		return "a hook's deadline in ms; past it the hook gives up quietly"
 	case "ST_REHYDRATE_STALE_S":
