@@ -126,7 +126,7 @@ func runCodexStop(opt Options) Result {
 	items := c.unseen(listed)
 	if len(items) == 0 {
 		c.save(listed, nil, nowMS)
-		return Result{}
+		return codexJudge(opt) // stop_judge.go
 	}
 	budget := ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir)
 	text, shown := codexListText(fmt.Sprintf("## st inbox (%d new since last check)", len(items)), items, budget)

@@ -123,7 +123,7 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 	case CodexSessionStart:
 		return hook{run: func(c *call) Result { return runCodexSessionStart(c.opt) }, readsConfig: true}, true
 	case CodexStop:
-		return hook{run: func(c *call) Result { return runCodexStop(c.opt) }}, true
+		return hook{run: func(c *call) Result { return runCodexStop(c.opt) }, readsConfig: true}, true
 	case CodexPreToolUse:
 		return hook{run: codexPreToolUse, readsPayload: true, onStore: true}, true
 	case UserPromptSubmit:
@@ -139,7 +139,7 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 	case Notification:
 		return hook{run: notification, readsPayload: true, readsConfig: true, onStore: true, createsRoot: true}, true
 	case Stop:
-		return hook{run: stop, readsPayload: true, onStore: true}, true
+		return hook{run: stop, readsPayload: true, readsConfig: true, onStore: true}, true
 	case SessionEnd:
 		return hook{run: sessionEnd, readsPayload: true, onStore: true, createsRoot: true}, true
 	case GitPreCommit:

@@ -22,7 +22,7 @@ type hookCmd struct {
 	PreCompact        hookPreCompactCmd        `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_PRECOMPACT_TIMEOUT_S ST_PRECOMPACT_FRESH_S" help:"Claude Code PreCompact: make sure now.md holds the current state"`
 	StopFailure       hookStopFailureCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR ST_STOPFAILURE_WINDOW_S ST_CONFIG" help:"Claude Code StopFailure: set the status and tell the operator"`
 	CodexSessionStart hookCodexSessionStartCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S ST_CONFIG ST_HOST ST_SYNC_STALE_S" help:"Codex SessionStart: feed back now.md, the unread inbox and the fleet brief"`
-	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS XDG_STATE_HOME" help:"Codex Stop: report messages that arrived since the last check"`
+	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS XDG_STATE_HOME ST_CONFIG" help:"Codex Stop: report messages that arrived since the last check, nudge a turn the stop judge finds unfinished"`
 	CodexPreToolUse   hookCodexPreToolUseCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Codex PreToolUse: refuse an apply_patch touching another agent's reservation"`
 
 	// Issue 6 (hook_events.go).
@@ -32,7 +32,7 @@ type hookCmd struct {
 	PostToolUse        hookPostToolUseCmd        `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PostToolUse: log the tool run"`
 	PostToolUseFailure hookPostToolUseFailureCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PostToolUseFailure: notice a tool failing again and again"`
 	Notification       hookNotificationCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR TMUX_PANE" help:"Claude Code Notification: tell the operator the agent waits"`
-	Stop               hookStopCmd               `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS CLAUDE_CODE_SESSION_ID" help:"Claude Code Stop: report messages that arrived during the turn"`
+	Stop               hookStopCmd               `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS CLAUDE_CODE_SESSION_ID ST_CONFIG" help:"Claude Code Stop: report messages that arrived during the turn, nudge a turn the stop judge finds unfinished"`
 	SessionEnd         hookSessionEndCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code SessionEnd: set the status to offline"`
 
 	// Issue 19 (hook_git.go).
