@@ -102,6 +102,8 @@ type server struct {
 
 	offlineOnce sync.Once
 	sent        atomic.Bool // the agent sent a message (a reply may come back)
+
+	rec recorder // tool calls in the event log, for clients without hooks (activity.go)
 }
 
 func newServer(cfg Config) *server {
@@ -219,6 +221,7 @@ func (s *server) offline() {
 			return
 		}
 		t.MkdirAll(s.cfg.Agent)
+		s.recordEnd(t)
 		status.Set(t, s.cfg.Agent, "offline")
 	})
 }
