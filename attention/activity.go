@@ -1,6 +1,7 @@
 package attention
 
 import (
+	"bytes"
 	"path"
 	"strings"
 	"time"
@@ -167,8 +168,15 @@ func (a *Activity) Signals(effective, claimed string, lastFileMs float64) Signal
 // recent turns, enough for a wait, an API error streak or a thrash.
 const TailBytes = 8 << 10
 
-// Read folds the last max bytes of agent's most recently written session
-// log; an agent without one has no activity.
+// Read folds the end of agent's most recently written session log, from
+// its last turn boundary within the last max bytes: a PostToolUse, Stop,
+// UserPromptSubmit, SessionStart or SessionEnd line clears every streak
+// (waiting, API error, thrash), so what comes before it cannot change the
+// group, and most agents' logs end a line or two after one. Only those
+// lines are decoded (a fleet brief reads a thousand logs); the fill, the
+// compaction count, the last tool and where the agent is come from them
+// alone (the dashboard folds whole logs for those). An agent
+// without a log has no activity.
 func Read(t *fsutil.Tree, agent string, max int64) Activity {
 	var a Activity
 	if t == nil {
@@ -178,14 +186,52 @@ func Read(t *fsutil.Tree, agent string, max int64) Activity {
 	if !ok {
 		return a
 	}
-	evs, err := events.TailFile(t, rel, max)
+	data, fi, err := t.ReadTail(rel, max)
 	if err != nil {
 		return a
 	}
-	for i := range evs {
-		a.Feed(&evs[i])
+	if int64(len(data)) < fi.Size() { // the first line is cut
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			data = data[i+1:]
+		} else {
+			data = nil
+		}
+	}
+	lines := events.Lines(data)
+	from := 0
+	for i := len(lines) - 1; i >= 0; i-- {
+		if boundary(lines[i]) {
+			from = i
+			break
+		}
+	}
+	for _, line := range lines[from:] {
+		if e, ok := events.Parse(line); ok {
+			a.Feed(&e)
+		}
 	}
 	return a
+}
+
+// boundaries are the events after which no streak goes on, as their
+// lines begin (events.Marshal writes ts, then event).
+var boundaries = [][]byte{[]byte(`"event":"PostToolUse",`), []byte(`"event":"Stop",`),
+	[]byte(`"event":"UserPromptSubmit",`), []byte(`"event":"SessionStart",`), []byte(`"event":"SessionEnd",`)}
+
+// boundary reports whether a log line is a turn boundary's, by its event
+// name where the writer puts it; a line it cannot tell is not one.
+func boundary(line []byte) bool {
+	i := bytes.Index(line, []byte(`,"event":`))
+	if i < 0 || i > 64 {
+		return false
+	}
+	head := line[i+1:]
+	for _, b := range boundaries {
+		if bytes.HasPrefix(head, b) {
+			return true
+		}
+	}
+	return false
 }
 
 // StatusOf is id's effective status, as `st status` derives it, and the
