@@ -100,6 +100,46 @@ func Attend(t *fsutil.Tree, list []Enriched, scans []Scan, now time.Time) {
 	}
 }
 
+// AttendFleet is the list enriched and attended (Attend) as cheaply as
+// the groups allow, for a caller that wants only the attention (the
+// hooks' fleet brief): an agent's inbox and archive, which only keep a
+// busy agent from counting as busy but silent, are scanned only for the
+// busy agents that its events and status file alone would call silent.
+// The others' Inbox stays 0 and their LastActivity is their status
+// file's.
+func AttendFleet(t *fsutil.Tree, list []Agent, now time.Time) []Enriched {
+	ids := make([]string, len(list))
+	for i, a := range list {
+		ids[i] = a.Identity
+	}
+	scans := scanEach(t, ids, scanEvents)
+	out := EnrichScanned(list, scans)
+	Attend(t, out, scans, now)
+	for i := range out {
+		if out[i].group != attention.Stale {
+			continue
+		}
+		scans[i] = ScanAgent(t, ids[i])
+		out[i] = EnrichScanned(list[i:i+1], scans[i:i+1])[0]
+		out[i].Attention = nil
+		Attend(t, out[i:i+1], scans[i:i+1], now)
+	}
+	return out
+}
+
+// scanEvents is ScanAgent without the inbox and archive.
+func scanEvents(t *fsutil.Tree, id string) Scan {
+	var s Scan
+	if t == nil {
+		return s
+	}
+	s.Activity = attention.Read(t, id, attention.TailBytes)
+	if fi, err := t.Stat(id + "/status"); err == nil {
+		s.Status = &Entry{Name: "status", MtimeMs: MtimeMs(fi), Stat: true, Regular: fi.Mode().IsRegular()}
+	}
+	return s
+}
+
 // SortByAttention orders attended agents as the dashboard does: by
 // group, then the longest in it first, then by name.
 func SortByAttention(list []Enriched) {

@@ -55,11 +55,16 @@ func ScanAgent(t *fsutil.Tree, id string) Scan {
 
 // ScanAll scans the agents ids concurrently; scans[i] belongs to ids[i].
 func ScanAll(t *fsutil.Tree, ids []string) []Scan {
+	return scanEach(t, ids, ScanAgent)
+}
+
+// scanEach runs scan over ids concurrently; scans[i] belongs to ids[i].
+func scanEach(t *fsutil.Tree, ids []string, scan func(*fsutil.Tree, string) Scan) []Scan {
 	scans := make([]Scan, len(ids))
 	workers := min(len(ids), 4*runtime.GOMAXPROCS(0))
 	if workers <= 1 {
 		for i, id := range ids {
-			scans[i] = ScanAgent(t, id)
+			scans[i] = scan(t, id)
 		}
 		return scans
 	}
@@ -68,7 +73,7 @@ func ScanAll(t *fsutil.Tree, ids []string) []Scan {
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
-				scans[i] = ScanAgent(t, ids[i])
+				scans[i] = scan(t, ids[i])
 			}
 		})
 	}

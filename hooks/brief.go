@@ -46,13 +46,7 @@ func readFleet(t *fsutil.Tree, opt Options, now time.Time) fleetView {
 	list := agents.List(t, now, agents.Options{})
 	f := fleet.Read(t, fleet.Local(opt.FleetHost), now, fleet.ParseStaleAfter(opt.SyncStaleS))
 	agents.SetHosts(list, f)
-	ids := make([]string, len(list))
-	for i, a := range list {
-		ids[i] = a.Identity
-	}
-	scans := agents.ScanAll(t, ids)
-	members := agents.EnrichScanned(list, scans)
-	agents.Attend(t, members, scans, now)
+	members := agents.AttendFleet(t, list, now)
 	agents.SortByAttention(members)
 	return fleetView{self: opt.Agent, members: members, hosts: f.Hosts, unacked: inbox.Unacked(t, opt.Agent)}
 }
