@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smalltalk-go/st/attention"
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/internal/fsutil"
@@ -47,6 +48,107 @@ type Enriched struct {
 	// Waiting (ours, issue 6) is set when the agent waits on a human:
 	// its latest session ended in a notification nothing answered.
 	Waiting *events.Waiting `json:"waiting,omitempty"`
+	// Attention (ours) is set when the agent needs a person (Attend): it
+	// waits on a human, an API error stopped it, it thrashes, or it is
+	// busy but silent; with where to find it.
+	Attention *Attention `json:"attention,omitempty"`
+
+	group string    // the attention group (Attend)
+	since time.Time // when the agent entered it
+}
+
+// Attention is an agent's attention group, when it needs a person.
+type Attention struct {
+	Group  string `json:"group"`
+	Label  string `json:"label"`
+	Since  string `json:"since,omitempty"`  // when it entered the group (events' ts format)
+	Detail string `json:"detail,omitempty"` // what it waits for, which error, which call
+	// Where is where to go: the session's folder, its host, its tmux pane.
+	Where *attention.Where `json:"where,omitempty"`
+}
+
+// Group is the agent's attention group ("" before Attend).
+func (e *Enriched) Group() string { return e.group }
+
+// Attend places each agent in its attention group as of now (the
+// dashboard's groups, attention.Classify) and sets Attention on those
+// that need a person; scans[i] belongs to list[i].
+func Attend(t *fsutil.Tree, list []Enriched, scans []Scan, now time.Time) {
+	for i := range list {
+		e, act := &list[i], &scans[i].Activity
+		claimed := e.Status
+		if claimed == "unknown" {
+			_, claimed = attention.StatusOf(t, e.Identity, now)
+		}
+		var la float64
+		if e.LastActivity != nil {
+			la = *e.LastActivity
+		}
+		e.group, e.since = attention.Classify(act.Signals(e.Status, claimed, la), now)
+		if !attention.Alarm(e.group) {
+			continue
+		}
+		at := &Attention{Group: e.group, Label: attention.Label(e.group), Detail: attention.Detail(e.group, act)}
+		if !e.since.IsZero() {
+			at.Since = events.Stamp(e.since)
+		}
+		w := act.Where
+		if w.Host == "" && e.Host != nil {
+			w.Host = e.Host.Name
+		}
+		if !w.Empty() {
+			at.Where = &w
+		}
+		e.Attention = at
+	}
+}
+
+// AttendFleet is the list enriched and attended (Attend) as cheaply as
+// the groups allow, for a caller that wants only the attention (the
+// hooks' fleet brief): an agent's inbox and archive, which only keep a
+// busy agent from counting as busy but silent, are scanned only for the
+// busy agents that its events and status file alone would call silent.
+// The others' Inbox stays 0 and their LastActivity is their status
+// file's.
+func AttendFleet(t *fsutil.Tree, list []Agent, now time.Time) []Enriched {
+	ids := make([]string, len(list))
+	for i, a := range list {
+		ids[i] = a.Identity
+	}
+	scans := scanEach(t, ids, scanEvents)
+	out := EnrichScanned(list, scans)
+	Attend(t, out, scans, now)
+	for i := range out {
+		if out[i].group != attention.Stale {
+			continue
+		}
+		scans[i] = ScanAgent(t, ids[i])
+		out[i] = EnrichScanned(list[i:i+1], scans[i:i+1])[0]
+		out[i].Attention = nil
+		Attend(t, out[i:i+1], scans[i:i+1], now)
+	}
+	return out
+}
+
+// scanEvents is ScanAgent without the inbox and archive.
+func scanEvents(t *fsutil.Tree, id string) Scan {
+	var s Scan
+	if t == nil {
+		return s
+	}
+	s.Activity = attention.Read(t, id, attention.TailBytes)
+	if fi, err := t.Stat(id + "/status"); err == nil {
+		s.Status = &Entry{Name: "status", MtimeMs: MtimeMs(fi), Stat: true, Regular: fi.Mode().IsRegular()}
+	}
+	return s
+}
+
+// SortByAttention orders attended agents as the dashboard does: by
+// group, then the longest in it first, then by name.
+func SortByAttention(list []Enriched) {
+	slices.SortStableFunc(list, func(a, b Enriched) int {
+		return attention.Compare(a.group, a.since, a.Identity, b.group, b.since, b.Identity)
+	})
 }
 
 // Options filter a listing.
@@ -113,13 +215,17 @@ func SetHosts(list []Agent, f fleet.Fleet) {
 	}
 }
 
-// Enrich adds each agent's last activity and inbox count.
-func Enrich(t *fsutil.Tree, list []Agent) []Enriched {
+// Enrich adds each agent's last activity, inbox count and, as of now,
+// its attention group (Attend).
+func Enrich(t *fsutil.Tree, list []Agent, now time.Time) []Enriched {
 	ids := make([]string, len(list))
 	for i, a := range list {
 		ids[i] = a.Identity
 	}
-	return EnrichScanned(list, ScanAll(t, ids))
+	scans := ScanAll(t, ids)
+	out := EnrichScanned(list, scans)
+	Attend(t, out, scans, now)
+	return out
 }
 
 // EnrichScanned is Enrich with the agents' folders already scanned
@@ -127,7 +233,7 @@ func Enrich(t *fsutil.Tree, list []Agent) []Enriched {
 func EnrichScanned(list []Agent, scans []Scan) []Enriched {
 	out := make([]Enriched, len(list))
 	for i, a := range list {
-		out[i] = Enriched{Agent: a, LastActivity: scans[i].LastActivity(), Inbox: scans[i].InboxCount(), Waiting: scans[i].Waiting}
+		out[i] = Enriched{Agent: a, LastActivity: scans[i].LastActivity(), Inbox: scans[i].InboxCount(), Waiting: scans[i].Activity.Waiting}
 	}
 	return out
 }

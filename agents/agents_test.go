@@ -133,7 +133,7 @@ func TestLastActivityAndInbox(t *testing.T) {
 	} {
 		setMtime(t, filepath.Join(root, p), base.Add(off))
 	}
-	got := Enrich(tr, []Agent{{Identity: "bob", Status: "busy"}, {Identity: "carol", Status: "offline"}})
+	got := Enrich(tr, []Agent{{Identity: "bob", Status: "busy"}, {Identity: "carol", Status: "offline"}}, base.Add(time.Minute))
 	out, _ := jsstr.Marshal(got)
 	want := `[{"identity":"bob","status":"busy","name":null,"lastActivity":1795966005000.25,"inbox":2},` +
 		`{"identity":"carol","status":"offline","name":null,"lastActivity":null,"inbox":0}]`

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/attention"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/message"
@@ -30,9 +30,10 @@ type Scan struct {
 	Inbox   []Entry
 	Archive []Entry
 	Status  *Entry // nil when there is no status entry
-	// Waiting is set when the agent's latest session waits on a human
-	// (issue 6: a notification nothing answered yet).
-	Waiting *events.Waiting
+	// Activity is what the tail of the agent's latest session log says
+	// (attention.Read): whether it waits on a human, stopped on an API
+	// error or thrashes, and where it runs.
+	Activity attention.Activity
 }
 
 // ScanAgent reads id's inbox/, archive/ and status. Missing or unreadable
@@ -45,9 +46,7 @@ func ScanAgent(t *fsutil.Tree, id string) Scan {
 	s.Inbox = scanDir(t, id+"/inbox")
 	s.Archive = scanDir(t, id+"/archive")
 	s.Inbox = dropTwins(t, id, s.Inbox, s.Archive)
-	if w, ok := events.WaitingFor(t, id); ok {
-		s.Waiting = &w
-	}
+	s.Activity = attention.Read(t, id, attention.TailBytes)
 	if fi, err := t.Stat(id + "/status"); err == nil {
 		s.Status = &Entry{Name: "status", MtimeMs: MtimeMs(fi), Stat: true, Regular: fi.Mode().IsRegular()}
 	}
@@ -56,11 +55,16 @@ func ScanAgent(t *fsutil.Tree, id string) Scan {
 
 // ScanAll scans the agents ids concurrently; scans[i] belongs to ids[i].
 func ScanAll(t *fsutil.Tree, ids []string) []Scan {
+	return scanEach(t, ids, ScanAgent)
+}
+
+// scanEach runs scan over ids concurrently; scans[i] belongs to ids[i].
+func scanEach(t *fsutil.Tree, ids []string, scan func(*fsutil.Tree, string) Scan) []Scan {
 	scans := make([]Scan, len(ids))
 	workers := min(len(ids), 4*runtime.GOMAXPROCS(0))
 	if workers <= 1 {
 		for i, id := range ids {
-			scans[i] = ScanAgent(t, id)
+			scans[i] = scan(t, id)
 		}
 		return scans
 	}
@@ -69,7 +73,7 @@ func ScanAll(t *fsutil.Tree, ids []string) []Scan {
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
-				scans[i] = ScanAgent(t, ids[i])
+				scans[i] = scan(t, ids[i])
 			}
 		})
 	}

@@ -2,12 +2,10 @@ package dashboard
 
 import (
 	"bytes"
-	"path"
-	"strings"
 	"time"
 
+	"github.com/smalltalk-go/st/attention"
 	"github.com/smalltalk-go/st/events"
-	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/fsutil"
 )
 
@@ -24,138 +22,37 @@ const (
 	sparkStep    = 5 * time.Minute
 )
 
-// APIError is an agent stopped by an API error (StopFailure) that
-// nothing has superseded yet.
-type APIError struct {
-	Class   string    // the error type, e.g. overloaded, rate_limit
-	Attempt int       // the retry attempt (0: no retry under way)
-	Since   time.Time // the first failure of the streak
-	RetryAt time.Time // when the next retry is due (zero: none)
-}
+// The event fold and its types are attention's, shared with `st agents`,
+// `st overview` and the hooks' fleet brief.
+type (
+	APIError = attention.APIError
+	Thrash   = attention.Thrash
+	Fill     = attention.Fill
+)
 
-// Thrash is an agent failing the same tool call again and again.
-type Thrash struct {
-	Tool, Target string
-	Failures     int
-	Since        time.Time // the streak's first failure
-	input        string
-}
-
-// Fill is how full an agent's context window was at its last recorded
-// assistant turn.
-type Fill struct {
-	Tokens      int64
-	Reported    int64 // the model's window as the client wrote it down (Codex); 0: not given
-	Model       string
-	Compactions int  // PreCompact events in the session so far
-	Partial     bool // the session's log was read from a tail: more compactions may precede it
-}
-
-// activity is what an agent's events say, folded oldest first.
+// activity is what an agent's events say, folded oldest first, with the
+// fleet page's sparkline.
 type activity struct {
-	Waiting    *events.Waiting
-	APIError   *APIError
-	Thrash     *Thrash // the current failure streak; thrashing from hooks.ThrashAt
-	Fill       Fill
-	LastTool   string
-	LastTarget string
-	LastEvent  time.Time
-	spark      spark
+	attention.Activity
+	spark spark
 }
 
 // newSession forgets what belonged to the previous session.
-func (a *activity) newSession(partial bool) {
-	a.Waiting, a.APIError, a.Thrash = nil, nil, nil
-	a.Fill = Fill{Partial: partial}
-}
+func (a *activity) newSession(partial bool) { a.Activity.NewSession(partial) }
 
 // feed folds one event in.
 func (a *activity) feed(e *events.Event) {
-	at, ok := e.Time()
-	if !ok {
-		return
+	if at, ok := e.Time(); ok {
+		a.spark.add(at)
 	}
-	if at.After(a.LastEvent) {
-		a.LastEvent = at
-	}
-	a.spark.add(at)
-	if e.CtxTokens > 0 {
-		a.Fill.Tokens, a.Fill.Reported, a.Fill.Model = e.CtxTokens, e.CtxWindow, e.Model
-	}
-	switch e.Event {
-	case "Notification":
-		// A notification answers nothing: what waited still waits.
-		if w, ok := events.WaitingOn([]events.Event{*e}); ok {
-			a.Waiting = &w
-		}
-		return
-	case "StopFailure":
-		if a.APIError == nil {
-			a.APIError = &APIError{Since: at}
-		}
-		a.APIError.Class, a.APIError.Attempt = e.Error, e.Attempt
-		a.APIError.RetryAt, _ = time.Parse(events.TimeFormat, e.RetryAt)
-		a.Waiting = nil
-		return
-	}
-	a.Waiting, a.APIError = nil, nil
-	switch e.Event {
-	case "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest":
-		a.LastTool, a.LastTarget = e.Tool, target(e)
-	}
-	switch e.Event {
-	case "PostToolUse":
-		a.Thrash = nil
-	case "PostToolUseFailure":
-		if e.Interrupt {
-			a.Thrash = nil
-		} else if a.Thrash != nil && a.Thrash.Tool == e.Tool && a.Thrash.input == e.Input {
-			a.Thrash.Failures++
-		} else {
-			a.Thrash = &Thrash{Tool: e.Tool, Target: target(e), Failures: 1, Since: at, input: e.Input}
-		}
-	case "Stop", "UserPromptSubmit", "SessionStart", "SessionEnd":
-		a.Thrash = nil // the turn is over, or a person stepped in
-	case "PreCompact":
-		a.Fill.Compactions++
-	}
+	a.Activity.Feed(e)
 }
 
-// Thrashing is the failure streak when it is long enough to count.
-func (a *activity) Thrashing() *Thrash {
-	if a.Thrash != nil && a.Thrash.Failures >= hooks.ThrashAt {
-		return a.Thrash
-	}
-	return nil
-}
-
-// targetMax caps a shortened tool target, in runes.
-const targetMax = 48
-
-// target is the tool call's object, shortened: a path's last two
-// elements, a command's first line.
-func target(e *events.Event) string {
-	if e.Path != "" {
-		p := strings.TrimRight(e.Path, "/")
-		dir, file := path.Split(p)
-		if parent := path.Base(strings.TrimRight(dir, "/")); dir != "" && parent != "." && parent != "/" {
-			file = parent + "/" + file
-		}
-		if file != p {
-			file = "…/" + file
-		}
-		return capDots(file, targetMax)
-	}
-	return capDots(events.FirstLine(e.Command), targetMax)
-}
+// target is the tool call's object, shortened.
+func target(e *events.Event) string { return attention.Target(e) }
 
 // capDots caps s to n runes, marking a cut with an ellipsis.
-func capDots(s string, n int) string {
-	if c := events.Cap(s, n); c != s {
-		return events.Cap(s, n-1) + "…"
-	}
-	return s
-}
+func capDots(s string, n int) string { return attention.CapDots(s, n) }
 
 // spark counts events per sparkStep; last is the bucket (unix time /
 // sparkStep) of n's final slot.

@@ -102,7 +102,7 @@ func TestActivityFillAndTools(t *testing.T) {
 		{"/work/proj/internal/parser/lexer.go", "", "…/parser/lexer.go"},
 		{"lexer.go", "", "lexer.go"},
 		{"/lexer.go", "", "…/lexer.go"},
-		{"", strings.Repeat("x", 60), strings.Repeat("x", targetMax-1) + "…"},
+		{"", strings.Repeat("x", 60), strings.Repeat("x", 47) + "…"},
 	} {
 		if got := target(&events.Event{Path: tt.path, Command: tt.cmd}); got != tt.want {
 			t.Errorf("target(%q, %q) = %q, want %q", tt.path, tt.cmd, got, tt.want)

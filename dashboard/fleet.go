@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/smalltalk-go/st/agents"
+	"github.com/smalltalk-go/st/attention"
 	agentctx "github.com/smalltalk-go/st/context"
 	"github.com/smalltalk-go/st/events"
 	hostfleet "github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/internal/fsutil"
-	"github.com/smalltalk-go/st/status"
 )
 
 // nowHeadMax is how much of now.md the fleet page searches for its first
@@ -44,6 +44,7 @@ type Row struct {
 	LastTool   string
 	LastTarget string
 	LastEvent  time.Time
+	Where      attention.Where   // where a person finds the agent (its folder, host, tmux pane)
 	Spark      [sparkBuckets]int // the last hour's events, oldest first
 
 	// Group is the attention group (attention.go) and Since when the
@@ -148,24 +149,15 @@ func (f *fleet) Hosts() []hostfleet.Host {
 	return slices.Clone(f.peers.Hosts)
 }
 
-// statusOf is id's effective status, as `st status` derives it, and the
-// state its file names even when that has gone stale (busy, then unknown
-// with age, is still an agent that said it was working).
+// statusOf is id's effective and claimed status (attention.StatusOf).
 func statusOf(t *fsutil.Tree, id string, at time.Time) (effective, claimed string) {
-	effective = status.Effective(t, id, at)
-	if effective != "unknown" {
-		return effective, effective
-	}
-	if data, _, err := t.ReadRegular(id + "/status"); err == nil {
-		claimed = status.Normalize(string(data))
-	}
-	return effective, claimed
+	return attention.StatusOf(t, id, at)
 }
 
 // derive sets the row's event-derived fields and its group as of now.
 func (r *Row) derive(a *activity, now time.Time) {
 	r.Waiting, r.APIError, r.Thrash = a.Waiting, a.APIError, a.Thrashing()
-	r.Fill, r.LastTool, r.LastTarget, r.LastEvent = a.Fill, a.LastTool, a.LastTarget, a.LastEvent
+	r.Fill, r.LastTool, r.LastTarget, r.LastEvent, r.Where = a.Fill, a.LastTool, a.LastTarget, a.LastEvent, a.Where
 	r.Spark = a.spark.at(now)
 	r.attend(now)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smalltalk-go/st/attention"
 	hostfleet "github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/overview"
@@ -61,7 +62,7 @@ func parsePages(s *Server) *template.Template {
 		"tokens":   kTokens,
 		"until":    s.until,
 		"msOf":     func(t time.Time) int64 { return t.UnixMilli() },
-		"rank":     func(g string) int { return groupRank[g] },
+		"rank":     groupRank,
 		"rowHTML":  s.rowHTML,
 		"hosts":    func() []hostfleet.Host { return s.fleet.Hosts() },
 		"now":      func() time.Time { return s.cfg.Now() },
@@ -70,7 +71,7 @@ func parsePages(s *Server) *template.Template {
 			if !validGroup(g) {
 				return g
 			}
-			return groups[groupRank[g]].Label
+			return attention.Label(g)
 		},
 		"title": func(alarm int) string {
 			if alarm > 0 {

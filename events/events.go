@@ -98,7 +98,20 @@ type Event struct {
 	CtxTokens int64  `json:"ctx_tokens,omitempty"`
 	CtxWindow int64  `json:"ctx_window,omitempty"`
 	Model     string `json:"model,omitempty"`
-	HookUS    int64  `json:"hook_us"` // the hook's own duration, microseconds
+	// Cwd, Host and Pane say where a person finds the agent: the
+	// session's project folder, the host the hook ran on and the tmux
+	// pane (TMUX_PANE) it runs in; set on the events after which someone
+	// may have to go there (SessionStart, Notification, StopFailure).
+	Cwd  string `json:"cwd,omitempty"`
+	Host string `json:"host,omitempty"`
+	Pane string `json:"pane,omitempty"`
+	// Via names what recorded the line when it was not a client's hook:
+	// "mcp" for a tool call st mcp served to a client without hooks.
+	Via string `json:"via,omitempty"`
+	// Judge is the stop judge's answer at a Stop: its probability that
+	// the turn ended early as written, or "failed" or "timeout".
+	Judge  string `json:"judge,omitempty"`
+	HookUS int64  `json:"hook_us"` // the hook's own duration, microseconds
 }
 
 // TimeFormat is the layout of Event.TS.

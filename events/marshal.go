@@ -42,6 +42,11 @@ func Marshal(e *Event) ([]byte, error) {
 	b = appendInt(b, "ctx_tokens", e.CtxTokens)
 	b = appendInt(b, "ctx_window", e.CtxWindow)
 	b = appendText(b, "model", e.Model)
+	b = appendText(b, "cwd", e.Cwd)
+	b = appendText(b, "host", e.Host)
+	b = appendText(b, "pane", e.Pane)
+	b = appendText(b, "via", e.Via)
+	b = appendText(b, "judge", e.Judge)
 	b = append(b, `,"hook_us":`...)
 	b = strconv.AppendInt(b, e.HookUS, 10)
 	return append(b, "}\n"...), nil

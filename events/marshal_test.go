@@ -29,7 +29,8 @@ func FuzzMarshal(f *testing.F) {
 		e := &Event{TS: ts, Event: event, Session: session, AgentType: model, Tool: tool,
 			Path: session + tool, Command: command, Input: ts, Bytes: n, ToolMS: -n,
 			Error: errText, Interrupt: interrupt, Type: event, Title: command, Message: errText,
-			Advice: tool, Attempt: attempt, RetryAt: ts, CtxTokens: tokens, Model: model, HookUS: n}
+			Advice: tool, Attempt: attempt, RetryAt: ts, CtxTokens: tokens, Model: model,
+			Cwd: command, Host: session, Pane: tool, Via: event, Judge: errText, HookUS: n}
 		got, err := Marshal(e)
 		if err != nil {
 			t.Fatal(err)

@@ -35,6 +35,9 @@ func stop(c *call) Result {
 		c.line.Advice = "inbox"
 		return Result{Stdout: StopContext(news, stamp)}
 	}
+	if nudge := judgeStop(c); nudge != "" { // stop_judge.go
+		return Result{Stdout: StopContext(nudge, stamp)}
+	}
 	if stamp != "" {
 		return Result{Stdout: SystemMessage(stamp)}
 	}

@@ -28,6 +28,8 @@ func runCodexSessionStart(opt Options) Result {
 		return Result{} // fail open: no agent, nothing to say (issue 11)
 	}
 	budget := ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir)
+	brief := fleetBrief(opt, budget/briefShare) // brief.go
+	budget -= len(brief)
 	now, fresh := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now(), budget)
 	nowMS := opt.Now().UnixMilli()
 	items, err := codexList(opt, -1)
@@ -48,6 +50,7 @@ func runCodexSessionStart(opt Options) Result {
 		c.close()
 		t.Close()
 	}
+	text = withBrief(text, brief)
 	if text == "" {
 		return Result{}
 	}
@@ -134,7 +137,7 @@ func runCodexStop(opt Options) Result {
 	items := c.unseen(listed)
 	if len(items) == 0 {
 		c.save(listed, nil, nowMS)
-		return Result{}
+		return codexJudge(opt) // stop_judge.go
 	}
 	budget := ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir)
 	text, shown := codexListText(fmt.Sprintf("## st inbox (%d new since last check)", len(items)), items, budget)

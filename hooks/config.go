@@ -26,6 +26,9 @@ import (
 //	  rate_limit: {status: away, notify: true, priority: normal}
 //	  max_output_tokens: {status: none}
 //	  "*": {notify: false}        # the catch-all row
+//	brief: auto                   # the fleet brief at session start: off, auto, always
+//	stop_judge: ~/bin/judge       # a command judging whether a turn stopped early
+//	stop_nudge_threshold: 0.7     # nudge above this probability
 //
 // Each key is read on its own: a key of the wrong type keeps its default
 // and the others still count. In a stop-failure row, status is a
@@ -41,6 +44,14 @@ type Config struct {
 	Deny             []DenyRule
 	NotifyOperatorOn []string
 	StopFailure      map[string]Tuning
+	// Brief is the fleet brief's mode at session start (brief.go):
+	// BriefOff, BriefAuto (the default) or BriefAlways.
+	Brief string
+	// StopJudge is the stop judge's command line, run through the shell
+	// ("" = no judge, no nudge); StopNudgeThreshold the probability above
+	// which Stop nudges (stop_judge.go).
+	StopJudge          string
+	StopNudgeThreshold float64
 }
 
 // DenyRule refuses a tool call: Tool is a tool name ("" or "*" for any,
@@ -64,6 +75,14 @@ type Tuning struct {
 const (
 	DefaultContextWindow = 200000
 	DefaultOperator      = "operator"
+	DefaultNudgeAt       = 0.7
+)
+
+// The fleet brief's modes (config.yaml brief:).
+const (
+	BriefOff    = "off"
+	BriefAuto   = "auto"
+	BriefAlways = "always"
 )
 
 // DefaultNotifyOperatorOn lists the notification types that reach the
@@ -72,7 +91,8 @@ var DefaultNotifyOperatorOn = []string{"permission_prompt"}
 
 // DefaultConfig is the config with no file.
 func DefaultConfig() Config {
-	return Config{ContextWindow: DefaultContextWindow, NotifyOperatorOn: DefaultNotifyOperatorOn, StopFailure: map[string]Tuning{}}
+	return Config{ContextWindow: DefaultContextWindow, NotifyOperatorOn: DefaultNotifyOperatorOn, StopFailure: map[string]Tuning{},
+		Brief: BriefAuto, StopNudgeThreshold: DefaultNudgeAt}
 }
 
 // LoadConfig reads <dir>/config.yaml; a missing or unreadable file gives
@@ -137,6 +157,26 @@ func ParseConfig(data []byte) Config {
 				c.NotifyOperatorOn = list
 			} else if s := ""; v.Decode(&s) == nil {
 				c.NotifyOperatorOn = splitList(s)
+			}
+		case "brief":
+			var s string
+			if v.Decode(&s) == nil {
+				switch s = strings.ToLower(strings.TrimSpace(s)); s {
+				case BriefOff, BriefAuto, BriefAlways:
+					c.Brief = s
+				case "false", "no":
+					c.Brief = BriefOff
+				}
+			}
+		case "stop_judge":
+			var s string
+			if v.Decode(&s) == nil {
+				c.StopJudge = strings.TrimSpace(s)
+			}
+		case "stop_nudge_threshold":
+			var f float64
+			if v.Decode(&f) == nil && f >= 0 && f <= 1 {
+				c.StopNudgeThreshold = f
 			}
 		case "stop-failure":
 			var table map[string]any

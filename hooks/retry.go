@@ -202,6 +202,7 @@ func StopFailureRetry(stdin []byte, opt Options) Result {
 	p, _ := ParsePayload(stdin)
 	failType := p.FailureType()
 	ev := NewEvent("StopFailure", &p, opt.now())
+	noteWhere(ev, &p, opt)
 	t, err := fsutil.OpenOrCreate(opt.Root)
 	if err != nil {
 		return Result{}

@@ -46,6 +46,8 @@ type Options struct {
 	ConfigDir          string // $ST_CONFIG, else $HOME/.config/smalltalk
 	StateDir           string // $XDG_STATE_HOME, else $HOME/.local/state
 	ContextBudget      string // ST_HOOK_CONTEXT_BUDGET (context_budget.go)
+	FleetHost          string // ST_HOST, this machine's name in the fleet (brief.go)
+	SyncStaleS         string // ST_SYNC_STALE_S, when a host's data counts as stale (brief.go)
 	Knobs              Knobs
 	Spool              SpoolEnv // stored with a captured prompt (Serve adds the host)
 
@@ -114,7 +116,7 @@ type hook struct {
 func hookFor(event string, retry bool) (h hook, ok bool) {
 	switch event {
 	case SessionStart:
-		return hook{run: func(c *call) Result { return runSessionStart(c.opt) }}, true
+		return hook{run: func(c *call) Result { return runSessionStart(c.opt) }, readsConfig: true}, true
 	case PreCompact:
 		return hook{run: func(c *call) Result { return runPreCompact(c.opt) }}, true
 	case StopFailure:
@@ -124,9 +126,9 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 		}
 		return h, true
 	case CodexSessionStart:
-		return hook{run: func(c *call) Result { return runCodexSessionStart(c.opt) }}, true
+		return hook{run: func(c *call) Result { return runCodexSessionStart(c.opt) }, readsConfig: true}, true
 	case CodexStop:
-		return hook{run: func(c *call) Result { return runCodexStop(c.opt) }}, true
+		return hook{run: func(c *call) Result { return runCodexStop(c.opt) }, readsConfig: true}, true
 	case CodexPreToolUse:
 		return hook{run: codexPreToolUse, readsPayload: true, onStore: true}, true
 	case UserPromptSubmit:
@@ -142,7 +144,7 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 	case Notification:
 		return hook{run: notification, readsPayload: true, readsConfig: true, onStore: true, createsRoot: true}, true
 	case Stop:
-		return hook{run: stop, readsPayload: true, onStore: true}, true
+		return hook{run: stop, readsPayload: true, readsConfig: true, onStore: true}, true
 	case SessionEnd:
 		return hook{run: sessionEnd, readsPayload: true, onStore: true, createsRoot: true}, true
 	case GitPreCommit:
@@ -353,6 +355,7 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 		}
 	}
 	NoteContextUntil(c.line, &c.p, until)
+	noteWhere(c.line, &c.p, opt)
 	if opt.Agent == "" {
 		return Result{} // no agent: nowhere to record, nothing to say
 	}
@@ -536,6 +539,7 @@ func Record(event string, payload []byte, session string, opt Options) {
 	}
 	ev := NewEvent(EventName(event, &p), &p, opt.now())
 	NoteContext(ev, &p)
+	noteWhere(ev, &p, opt)
 	t, err := fsutil.Open(opt.Root)
 	if err != nil {
 		noteWriteFailure(opt, opt.Root, err) // ST_ROOT a file: ENOTDIR

@@ -111,9 +111,18 @@ func sessionStartResult(text string, asJSON bool) Result {
 	return Result{Stderr: []byte(text), Code: 2}
 }
 
-// sessionStartText is the now.md block, the inbox summary (--inbox) and
-// the ritual line, in at most budget bytes (context_budget.go).
+// sessionStartText is the now.md block, the inbox summary (--inbox),
+// the fleet brief (brief.go) and the ritual line, in at most budget bytes
+// (context_budget.go): the brief takes at most a quarter of it.
 func sessionStartText(opt Options, budget int) string {
+	brief := fleetBrief(opt, budget/briefShare)
+	text := sessionStartBody(opt, budget-len(brief))
+	return strings.TrimSuffix(text, RitualLine) + brief + RitualLine
+}
+
+// sessionStartBody is the now.md block, the inbox summary and the ritual
+// line, in at most budget bytes.
+func sessionStartBody(opt Options, budget int) string {
 	var items []item
 	if opt.Inbox {
 		items, _ = listInbox(opt.Root, opt.Agent, -1)

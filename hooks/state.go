@@ -23,6 +23,12 @@ type State struct {
 	// StatusFailed (failure_status.go); Stop puts it back.
 	StatusBefore string `json:"status_before,omitempty"`
 	StatusFailed string `json:"status_failed,omitempty"`
+	// Nudges counts the stop judge's nudges of the prompt NudgePrompt
+	// names (a hash, or Claude Code's prompt_id); NudgeChain is set while
+	// a nudged continuation runs, so its Stop is left alone (stop_judge.go).
+	Nudges      int    `json:"nudges,omitempty"`
+	NudgePrompt string `json:"nudge_prompt,omitempty"`
+	NudgeChain  bool   `json:"nudge_chain,omitempty"`
 }
 
 // UpdateState reads a session's state, lets fn change it, and writes it

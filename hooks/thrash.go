@@ -3,12 +3,13 @@ package hooks
 import (
 	"fmt"
 
+	"github.com/smalltalk-go/st/attention"
 	"github.com/smalltalk-go/st/events"
 )
 
 // ThrashAt is how many failures in a row of the same call count as
 // thrashing.
-const ThrashAt = 3
+const ThrashAt = attention.ThrashAt
 
 // FailStreak counts how many times in a row the session's last tool
 // outcome failed with the same tool and the same input. evs is the

@@ -102,6 +102,8 @@ type server struct {
 
 	offlineOnce sync.Once
 	sent        atomic.Bool // the agent sent a message (a reply may come back)
+
+	rec recorder // tool calls in the event log, for clients without hooks (activity.go)
 }
 
 func newServer(cfg Config) *server {
@@ -221,6 +223,7 @@ func (s *server) offline() {
 		// Best effort at exit: where it cannot be written the status goes
 		// stale and reads as unknown, which is the truth.
 		_ = t.MkdirAll(s.cfg.Agent)
+		s.recordEnd(t)
 		_ = status.Set(t, s.cfg.Agent, "offline")
 	})
 }

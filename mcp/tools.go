@@ -92,7 +92,9 @@ func add[In, Out any](s *server, t tool[In, Out]) {
 		if err != nil {
 			return invalidArgs(err), nil
 		}
+		start := s.cfg.Now()
 		summary, v, err := t.run(args)
+		s.recordCall(t.name, start, err) // activity.go
 		if err != nil {
 			return errorResult(err), nil
 		}

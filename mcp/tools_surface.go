@@ -47,7 +47,7 @@ func (s *server) addAgents() {
 			list := agents.List(t, s.cfg.Now(), agents.Options{Status: str(in.Status)})
 			out := agentsOut{Members: list}
 			if in.Enrich != nil && *in.Enrich {
-				out.Members = agents.Enrich(t, list)
+				out.Members = agents.Enrich(t, list, s.cfg.Now())
 			}
 			return plural(len(list), "agent", "agents"), out, nil
 		},

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/smalltalk-go/st/agents"
+	"github.com/smalltalk-go/st/attention"
 	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
@@ -39,6 +40,13 @@ func SetFleet(o *Overview, f fleet.Fleet) {
 		if h, ok := f.AgentHost(o.Members[i].Identity); ok {
 			o.Members[i].Host = &h
 			o.Members[i].AlsoClaimedBy = f.OtherClaims(o.Members[i].Identity)
+			if at := o.Members[i].Attention; at != nil && (at.Where == nil || at.Where.Host == "") {
+				w := attention.Where{Host: h.Name}
+				if at.Where != nil {
+					w.Cwd, w.Pane = at.Where.Cwd, at.Where.Pane
+				}
+				at.Where = &w
+			}
 		}
 	}
 	o.Hosts = f.Hosts
@@ -89,10 +97,12 @@ func Get(t *fsutil.Tree, id string, now time.Time, recent int) Overview {
 		ids[i] = m.Identity
 	}
 	scans := agents.ScanAll(t, ids)
+	members := agents.EnrichScanned(list, scans)
+	agents.Attend(t, members, scans, now)
 	return Overview{
 		Identity: id,
 		Inbox:    inboxSummary(t, id, now),
-		Members:  agents.EnrichScanned(list, scans),
+		Members:  members,
 		Recent:   recentActivity(t, ids, scans, float64(now.UnixMilli()), recent),
 	}
 }
@@ -236,6 +246,7 @@ func Text(o Overview, now time.Time) string {
 	default:
 		line("  " + strconv.Itoa(o.Inbox.Unread) + " new")
 	}
+	attentionSection(line, o.Members, now)
 	line("")
 	line("Members (" + strconv.Itoa(len(o.Members)) + "):")
 	if len(o.Members) == 0 {

@@ -19,11 +19,11 @@ import (
 // loose: a typo in a settings file must never turn into exit 2 or stderr
 // noise, so unknown flags and extra arguments are ignored.
 type hookCmd struct {
-	SessionStart      hookSessionStartCmd      `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S ST_HOOK_CONTEXT_BUDGET" help:"Claude Code SessionStart: feed back now.md and the start-of-session reminder"`
+	SessionStart      hookSessionStartCmd      `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S ST_HOOK_CONTEXT_BUDGET ST_CONFIG ST_HOST ST_SYNC_STALE_S TMUX_PANE" help:"Claude Code SessionStart: feed back now.md, the fleet brief and the start-of-session reminder"`
 	PreCompact        hookPreCompactCmd        `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_PRECOMPACT_TIMEOUT_S ST_PRECOMPACT_FRESH_S" help:"Claude Code PreCompact: make sure now.md holds the current state"`
 	StopFailure       hookStopFailureCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR ST_STOPFAILURE_WINDOW_S ST_CONFIG" help:"Claude Code StopFailure: set the status and tell the operator"`
-	CodexSessionStart hookCodexSessionStartCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S ST_HOOK_CONTEXT_BUDGET" help:"Codex SessionStart: feed back now.md and the unread inbox"`
-	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET XDG_STATE_HOME" help:"Codex Stop: report messages that arrived since the last check"`
+	CodexSessionStart hookCodexSessionStartCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S ST_HOOK_CONTEXT_BUDGET ST_CONFIG ST_HOST ST_SYNC_STALE_S" help:"Codex SessionStart: feed back now.md, the unread inbox and the fleet brief"`
+	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET XDG_STATE_HOME ST_CONFIG" help:"Codex Stop: report messages that arrived since the last check, nudge a turn the stop judge finds unfinished"`
 	CodexPreToolUse   hookCodexPreToolUseCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Codex PreToolUse: refuse an apply_patch touching another agent's reservation"`
 
 	// Issue 6 (hook_events.go).
@@ -32,8 +32,8 @@ type hookCmd struct {
 	PreToolUse         hookPreToolUseCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PreToolUse: refuse edits under others' reservations, apply deny rules, warn before large reads"`
 	PostToolUse        hookPostToolUseCmd        `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PostToolUse: log the tool run"`
 	PostToolUseFailure hookPostToolUseFailureCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PostToolUseFailure: notice a tool failing again and again"`
-	Notification       hookNotificationCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR" help:"Claude Code Notification: tell the operator the agent waits"`
-	Stop               hookStopCmd               `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS CLAUDE_CODE_SESSION_ID" help:"Claude Code Stop: report messages that arrived during the turn"`
+	Notification       hookNotificationCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR TMUX_PANE" help:"Claude Code Notification: tell the operator the agent waits"`
+	Stop               hookStopCmd               `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS CLAUDE_CODE_SESSION_ID ST_CONFIG" help:"Claude Code Stop: report messages that arrived during the turn, nudge a turn the stop judge finds unfinished"`
 	SessionEnd         hookSessionEndCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code SessionEnd: set the status to offline"`
 
 	// Issue 19 (hook_git.go).
@@ -138,6 +138,8 @@ func (a *app) resolveHook(opt *hooks.Options) {
 	opt.PrecompactFreshS = a.env.Get("ST_PRECOMPACT_FRESH_S")
 	opt.StopFailureWindowS = a.env.Get("ST_STOPFAILURE_WINDOW_S")
 	opt.ContextBudget = a.env.Get("ST_HOOK_CONTEXT_BUDGET")
+	opt.FleetHost = a.env.Get("ST_HOST")
+	opt.SyncStaleS = a.env.Get("ST_SYNC_STALE_S")
 	opt.Operator = a.env.Get("ST_OPERATOR")
 	opt.Session = a.env.Get("CLAUDE_CODE_SESSION_ID")
 	opt.ConfigDir = a.env.ConfigDir()

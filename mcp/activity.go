@@ -1,0 +1,115 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/internal/fsutil"
+)
+
+// A client that runs no hooks (Cursor, Windsurf and other MCP-only
+// clients) leaves no event log, so the board would show its agent idle
+// however busy it is. When no hook records for the agent, st mcp records
+// each tool call it serves in a session log of its own (mcp-<ms>-<pid>),
+// as the hooks record theirs: a SessionStart line at the first call, a
+// PostToolUse or PostToolUseFailure line per call (tool, duration,
+// error; via "mcp"), a SessionEnd line at exit. It stays quiet while any
+// other session log of the agent was written within hookWindow: the
+// hooks record there, tool calls included (Claude Code and Codex run
+// PreToolUse before an MCP tool call).
+
+// hookWindow is how recent a hook-written log must be to count as hooks
+// recording for the agent.
+const hookWindow = 10 * time.Minute
+
+// hookCheckEvery is how long a look at the agent's logs is trusted.
+const hookCheckEvery = 30 * time.Second
+
+// mcpSessionPrefix starts the name of every log st mcp writes.
+const mcpSessionPrefix = "mcp-"
+
+// recorder writes the tool calls' event lines.
+type recorder struct {
+	mu      sync.Mutex
+	session string
+	started bool      // the SessionStart line is written
+	checked time.Time // when hooks was last decided
+	hooks   bool      // a hook records for the agent
+}
+
+// recordCall appends the line of one tool call, unless hooks record for
+// the agent or the agent is a throwaway one (its folder must stay empty
+// to be removed). Errors are dropped: a log must never fail a call.
+func (s *server) recordCall(name string, start time.Time, failure error) {
+	if s.cfg.Throwaway || s.cfg.Agent == "" {
+		return
+	}
+	t, err := fsutil.Open(s.cfg.Root)
+	if err != nil {
+		return
+	}
+	defer t.Close()
+	r := &s.rec
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := s.cfg.Now()
+	if r.session == "" {
+		r.session = fmt.Sprintf("%s%d-%d", mcpSessionPrefix, now.UnixMilli(), os.Getpid())
+	}
+	if r.checked.IsZero() || now.Sub(r.checked) >= hookCheckEvery {
+		r.hooks, r.checked = hooksRecord(t, s.cfg.Agent, now), now
+	}
+	if r.hooks {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if !r.started {
+		events.Append(ctx, t, s.cfg.Agent, &events.Event{TS: events.Stamp(start), Event: "SessionStart", Session: r.session, Type: "mcp", Via: "mcp"})
+		r.started = true
+	}
+	ev := &events.Event{TS: events.Stamp(now), Event: "PostToolUse", Session: r.session, Tool: name, ToolMS: now.Sub(start).Milliseconds(), Via: "mcp"}
+	if failure != nil {
+		ev.Event = "PostToolUseFailure"
+		ev.Error = events.Cap(events.FirstLine(failure.Error()), 200)
+	}
+	events.Append(ctx, t, s.cfg.Agent, ev)
+}
+
+// recordEnd closes the session log with a SessionEnd line, when one was
+// started.
+func (s *server) recordEnd(t *fsutil.Tree) {
+	r := &s.rec
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.started {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	events.Append(ctx, t, s.cfg.Agent, &events.Event{TS: events.Stamp(s.cfg.Now()), Event: "SessionEnd", Session: r.session, Type: "mcp", Via: "mcp"})
+}
+
+// hooksRecord reports whether a session log of agent's that st mcp did
+// not write changed within hookWindow of now.
+func hooksRecord(t *fsutil.Tree, agent string, now time.Time) bool {
+	dir := events.Dir(agent)
+	names, err := t.ReadDirNames(dir)
+	if err != nil {
+		return false
+	}
+	for _, n := range names {
+		if !strings.HasSuffix(n, events.Ext) || strings.HasPrefix(n, mcpSessionPrefix) || strings.HasPrefix(n, ".") {
+			continue
+		}
+		if fi, err := t.Lstat(dir + "/" + n); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) < hookWindow {
+			return true
+		}
+	}
+	return false
+}
