@@ -144,12 +144,12 @@ func conflict(t *fsutil.Tree, id, name string) bool {
 	if err != nil {
 		return false
 	}
-	defer in.Close()
+	defer func() { _ = in.Close() }() // read only: nothing to lose
 	ar, fa, err := t.OpenRegular(id + "/" + Archive + "/" + name)
 	if err != nil {
 		return false
 	}
-	defer ar.Close()
+	defer func() { _ = ar.Close() }() // read only: nothing to lose
 	if fi.Size() != fa.Size() {
 		return true
 	}

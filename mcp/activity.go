@@ -67,10 +67,12 @@ func (s *server) recordCall(name string, start time.Time, failure error) {
 	if r.hooks {
 		return
 	}
+	// Best effort, as the hooks' lines are: a tool call never fails
+	// because its event line could not be written.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	if !r.started {
-		events.Append(ctx, t, s.cfg.Agent, &events.Event{TS: events.Stamp(start), Event: "SessionStart", Session: r.session, Type: "mcp", Via: "mcp"})
+		_ = events.Append(ctx, t, s.cfg.Agent, &events.Event{TS: events.Stamp(start), Event: "SessionStart", Session: r.session, Type: "mcp", Via: "mcp"})
 		r.started = true
 	}
 	ev := &events.Event{TS: events.Stamp(now), Event: "PostToolUse", Session: r.session, Tool: name, ToolMS: now.Sub(start).Milliseconds(), Via: "mcp"}
@@ -78,7 +80,7 @@ func (s *server) recordCall(name string, start time.Time, failure error) {
 		ev.Event = "PostToolUseFailure"
 		ev.Error = events.Cap(events.FirstLine(failure.Error()), 200)
 	}
-	events.Append(ctx, t, s.cfg.Agent, ev)
+	_ = events.Append(ctx, t, s.cfg.Agent, ev)
 }
 
 // recordEnd closes the session log with a SessionEnd line, when one was
@@ -92,7 +94,7 @@ func (s *server) recordEnd(t *fsutil.Tree) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	events.Append(ctx, t, s.cfg.Agent, &events.Event{TS: events.Stamp(s.cfg.Now()), Event: "SessionEnd", Session: r.session, Type: "mcp", Via: "mcp"})
+	_ = events.Append(ctx, t, s.cfg.Agent, &events.Event{TS: events.Stamp(s.cfg.Now()), Event: "SessionEnd", Session: r.session, Type: "mcp", Via: "mcp"})
 }
 
 // hooksRecord reports whether a session log of agent's that st mcp did

@@ -113,7 +113,7 @@ func (a *app) runHook(event string, opt hooks.Options) error {
 	}
 	code := hooks.Serve(event, opt, resolve, a.stdin, a.stdout, a.stderr)
 	if resolved.Agent != "" {
-		fleet.MarkHome(resolved.StateDir, resolved.Root, resolved.Agent, a.now())
+		_ = fleet.MarkHome(resolved.StateDir, resolved.Root, resolved.Agent, a.now()) // best effort: a missing mark only delays the claim to the next write
 	}
 	if code != 0 {
 		return exitCode(code)

@@ -141,7 +141,7 @@ func (a *app) streamMessage(t *fsutil.Tree, loc inbox.Location, raw bool) error 
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: nothing to lose
 	out := &validUTF8Writer{w: a.stdout}
 	head := make([]byte, streamHead)
 	n, err := io.ReadFull(f, head)

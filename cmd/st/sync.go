@@ -106,7 +106,7 @@ func (a *app) stateDir() string {
 // not move it here. Best effort.
 func (a *app) markHome(id string) {
 	if a.envAgent() == id && layout.ValidAgent(id) {
-		fleet.MarkHome(a.stateDir(), a.root(), id, a.now())
+		_ = fleet.MarkHome(a.stateDir(), a.root(), id, a.now()) // best effort: a missing mark only delays the claim to the next write
 	}
 }
 

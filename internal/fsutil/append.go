@@ -23,7 +23,7 @@ func (t *Tree) Append(rel string, data []byte) error {
 		return err
 	}
 	if err := setModTime(f, NextModTime(prev, time.Now())); err != nil {
-		f.Close()
+		closeQuietly(f)
 		return err
 	}
 	return f.Close()

@@ -72,7 +72,7 @@ func (t *Tree) AppendLine(ctx context.Context, rel string, record []byte) error 
 		prev = fi.ModTime()
 	}
 	if err := setModTime(f, NextModTime(prev, time.Now())); err != nil {
-		f.Close()
+		closeQuietly(f)
 		return err
 	}
 	return f.Close()
