@@ -109,7 +109,7 @@ func Main(p Process) int {
 	}
 	s, err := New(cfg)
 	if err != nil {
-		ln.Close()
+		_ = ln.Close() // closing on the way out: nothing left to report
 		return fail(err)
 	}
 	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
@@ -127,11 +127,11 @@ func Main(p Process) int {
 	select {
 	case <-sig:
 	case err := <-served:
-		s.Close()
+		_ = s.Close() // closing on the way out: nothing left to report
 		return fail(err)
 	}
 	// Streams end when the server closes; then the rest drains quickly.
-	s.Close()
+	_ = s.Close() // closing on the way out: nothing left to report
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
@@ -199,7 +199,7 @@ func openBrowser(env *layout.Env, url string) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	go cmd.Wait()
+	go func() { _ = cmd.Wait() }() // reaps the browser it started; its exit says nothing
 	return nil
 }
 

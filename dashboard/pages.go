@@ -399,7 +399,7 @@ func (s *Server) render(w http.ResponseWriter, code int, name string, data any) 
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
-	w.Write(b.Bytes())
+	_, _ = w.Write(b.Bytes()) // a browser that went away gets nothing more
 }
 
 // fragment renders a named template to a string, for the streams.

@@ -26,7 +26,7 @@ func StartArrivals(ctx context.Context, t *fsutil.Tree, agent, session string, a
 	if session == "" {
 		return
 	}
-	UpdateState(ctx, t, agent, session, func(s *State) bool {
+	_ = UpdateState(ctx, t, agent, session, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
 		s.InboxCheckedMS = at.UnixMilli()
 		return true
 	})

@@ -25,7 +25,7 @@ func subagentStart(c *call) Result {
 }
 
 func stop(c *call) Result {
-	ClearRetry(c.ctx, c.t, c.opt.Agent, c.p.SessionID)
+	_ = ClearRetry(c.ctx, c.t, c.opt.Agent, c.p.SessionID) // best effort: a stale retry record only delays the next one
 	RestoreStatus(c.ctx, c.t, c.opt.Agent, c.p.SessionID)
 	var stamp string
 	if c.opt.Timestamp {
@@ -45,18 +45,18 @@ func stop(c *call) Result {
 }
 
 func sessionEnd(c *call) Result {
-	ClearRetry(c.ctx, c.t, c.opt.Agent, c.p.SessionID)
+	_ = ClearRetry(c.ctx, c.t, c.opt.Agent, c.p.SessionID) // best effort: a stale retry record only delays the next one
 	if layout.EnsureAgent(c.opt.Root, c.opt.Agent) == nil {
-		status.Set(c.t, c.opt.Agent, "offline")
+		_ = status.Set(c.t, c.opt.Agent, "offline") // best effort: a status not written reads as stale, which is the truth
 	}
 	return Result{}
 }
 
 func userPromptSubmit(c *call) Result {
 	ctx, t, p, opt, ev := c.ctx, c.t, &c.p, c.opt, c.line
-	ClearRetry(ctx, t, opt.Agent, p.SessionID)
+	_ = ClearRetry(ctx, t, opt.Agent, p.SessionID) // best effort: a stale retry record only delays the next one
 	if (opt.Knobs.CapturePrompts || opt.Config.CapturePrompts) && !opt.Knobs.HookChild && len(p.Raw) > 0 {
-		Spool(t, opt.Agent, p.Raw, opt.Spool, opt.now())
+		_, _ = Spool(t, opt.Agent, p.Raw, opt.Spool, opt.now()) // best effort: capture is opt-in and never holds up the prompt
 	}
 	now := opt.now()
 	var tokens int64
@@ -74,7 +74,7 @@ func userPromptSubmit(c *call) Result {
 	work := RealWork(recent)
 	pushed := ChannelDeliveries(p.Prompt, opt.Agent)
 	var text string
-	UpdateState(ctx, t, opt.Agent, p.SessionID, func(s *State) bool {
+	_ = UpdateState(ctx, t, opt.Agent, p.SessionID, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
 		noted := s.noteChannel(pushed)
 		if haveTokens {
 			if adv, level := ContextAdvice(tokens, opt.Config.ContextWindow, s.ContextWarned); adv != "" {

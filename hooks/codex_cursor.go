@@ -79,7 +79,7 @@ func openCursor(tree *fsutil.Tree, opt Options) *codexCursor {
 		return c
 	}
 	if data, _, err := tree.ReadRegular(key + "/" + cursorRootFile); err != nil || string(data) != abs+"\n" {
-		tree.WriteAtomic(key+"/"+cursorRootFile, []byte(abs+"\n"))
+		_ = tree.WriteAtomic(key+"/"+cursorRootFile, []byte(abs+"\n")) // best effort: the hook fails open
 	}
 	ctx, cancel := opt.waitCtx(cursorLockWait)
 	defer cancel()
@@ -182,7 +182,7 @@ func (c *codexCursor) save(listed, shown []item, nowMS int64) {
 		}
 	}
 	if b.String() != c.read { // most Stops find nothing new: no write, no fsync
-		c.tree.WriteAtomic(c.rel, []byte(b.String()))
+		_ = c.tree.WriteAtomic(c.rel, []byte(b.String())) // best effort: the hook fails open
 	}
 }
 

@@ -62,7 +62,7 @@ func readEditPayloadWith(r io.Reader, deadline time.Time, lim thinLimits) (paylo
 		br := bufio.NewReaderSize(tee, 64<<10)
 		err := s.scan(br)
 		if err != nil {
-			io.Copy(io.Discard, br) // to the end: what is not JSON is kept as sent
+			_, _ = io.Copy(io.Discard, br) // to the end: what is not JSON is kept as sent
 		}
 		done <- err
 	}()
@@ -204,7 +204,7 @@ var pathKeys = map[string]bool{`"file_path"`: true, `"notebook_path"`: true, `"p
 
 // scanInput reads the tool_input object.
 func (s *slimmer) scanInput(sc *jsonScan) error {
-	sc.br.ReadByte() // the '{' peekWS saw
+	_, _ = sc.br.ReadByte() // the '{' peekWS saw
 	s.mu.Lock()
 	s.inObj, s.input = true, nil
 	s.mu.Unlock()
@@ -247,7 +247,7 @@ func (s *slimmer) scanInput(sc *jsonScan) error {
 // most lim.field bytes, else thinned to the lines a patch's paths and
 // folder are read from (the package comment).
 func (s *slimmer) scanCommand(sc *jsonScan) ([]byte, error) {
-	sc.br.ReadByte() // the opening quote
+	_, _ = sc.br.ReadByte() // the opening quote
 	k := &lineKeeper{lim: s.lim}
 	raw := []byte{'"'}
 	over := false
@@ -438,7 +438,7 @@ func (sc *jsonScan) peekWS() (byte, error) {
 	if err != nil {
 		return 0, err
 	}
-	sc.br.UnreadByte()
+	_ = sc.br.UnreadByte() // right after a read: it cannot fail
 	return c, nil
 }
 
@@ -595,7 +595,7 @@ func (sc *jsonScan) value(keep func([]byte)) error {
 		if n, err := sc.peekWS(); err != nil {
 			return err
 		} else if n == ']' {
-			sc.br.ReadByte()
+			_, _ = sc.br.ReadByte() // the byte was peeked: it cannot fail
 			keep([]byte{']'})
 			return nil
 		}
@@ -623,7 +623,7 @@ func (sc *jsonScan) value(keep func([]byte)) error {
 				break // the end of the input ends a literal; the caller sees it
 			}
 			if !(n >= '0' && n <= '9' || n >= 'a' && n <= 'z' || n == '.' || n == '+' || n == '-' || n == 'E') {
-				sc.br.UnreadByte()
+				_ = sc.br.UnreadByte() // right after a read: it cannot fail
 				break
 			}
 			lit = append(lit, n)

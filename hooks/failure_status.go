@@ -53,12 +53,12 @@ func RestoreStatus(ctx context.Context, t *fsutil.Tree, agent, session string) {
 	if err != nil || json.Unmarshal(data, &peek) != nil || peek.StatusBefore == "" {
 		return
 	}
-	UpdateState(ctx, t, agent, session, func(s *State) bool {
+	_ = UpdateState(ctx, t, agent, session, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
 		if s.StatusBefore == "" {
 			return false
 		}
 		if statusNow(t, agent) == s.StatusFailed && status.IsSettable(s.StatusBefore) {
-			status.Set(t, agent, s.StatusBefore)
+			_ = status.Set(t, agent, s.StatusBefore) // best effort: a status not written reads as stale, which is the truth
 		}
 		s.StatusBefore, s.StatusFailed = "", ""
 		return true

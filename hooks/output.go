@@ -29,7 +29,7 @@ func encode(v any) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.Encode(v) // cannot fail for these types
+	_ = enc.Encode(v) // cannot fail for these types
 	return buf.Bytes()
 }
 

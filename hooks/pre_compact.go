@@ -84,11 +84,11 @@ func runPreCompact(opt Options) Result {
 	}
 	logPath := ctxDir + "/.flush-errors.log"
 	if len(opt.Notices) > 0 {
-		t.Append(logPath, opt.Notices)
+		_ = t.Append(logPath, opt.Notices) // best effort: the pre-compact log is diagnostics only
 	}
 	now := opt.Now()
 	if write := planFlush(t, opt, now); write != nil {
-		t.Append(logPath, nil) // the log exists whenever a write is attempted
+		_ = t.Append(logPath, nil) // the log exists whenever a write is attempted
 		done := make(chan error, 1)
 		go func() {
 			if opt.TestDelay > 0 {
@@ -108,11 +108,11 @@ func runPreCompact(opt Options) Result {
 		select {
 		case err := <-done:
 			if err != nil {
-				t.Append(logPath, []byte(errLine(err)))
+				_ = t.Append(logPath, []byte(errLine(err))) // best effort: the pre-compact log is diagnostics only
 			}
 		case <-timer.C:
 			secs := strconv.FormatFloat(deadline.Seconds(), 'f', -1, 64)
-			t.Append(logPath, []byte(fmt.Sprintf("%s pre-compact: timed out after %ss; skipping flush\n", isoSecond(opt.Now()), secs)))
+			_ = t.Append(logPath, []byte(fmt.Sprintf("%s pre-compact: timed out after %ss; skipping flush\n", isoSecond(opt.Now()), secs))) // best effort: the pre-compact log is diagnostics only
 		}
 		timer.Stop()
 	}
@@ -183,7 +183,7 @@ func rotateLog(t *fsutil.Tree, rel string) {
 	if err != nil {
 		return
 	}
-	t.WriteAtomic(rel, data)
+	_ = t.WriteAtomic(rel, data) // best effort: the hook fails open
 }
 
 // The pre-compact digest (issue 6): below the stub or the marker,

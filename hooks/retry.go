@@ -211,7 +211,7 @@ func StopFailureRetry(stdin []byte, opt Options) Result {
 	ctx, cancel := hookCtx()
 	defer cancel()
 	if !Transient(failType) {
-		ClearRetry(ctx, t, opt.Agent, p.SessionID)
+		_ = ClearRetry(ctx, t, opt.Agent, p.SessionID) // best effort: a stale retry record only delays the next one
 		Append(ctx, t, opt, ev)
 		return Result{}
 	}
@@ -233,13 +233,13 @@ func StopFailureRetry(stdin []byte, opt Options) Result {
 	case PlanRetryAndAlert:
 		subject, body := AlertNote(opt.Agent, failType, streak.Attempt)
 		if to != opt.Agent && layout.ValidAgent(to) {
-			sendNote(t, opt, to, message.Message{From: opt.Agent, Subject: subject, Body: []byte(body)})
+			_, _ = sendNote(t, opt, to, message.Message{From: opt.Agent, Subject: subject, Body: []byte(body)}) // best effort: the status already tells the board
 		}
 		ev.Advice = "retry-alert"
 	case PlanGiveUp:
 		subject, body := GiveUpNote(opt.Agent, failType)
 		if to != opt.Agent && layout.ValidAgent(to) {
-			sendNote(t, opt, to, message.Message{From: opt.Agent, Subject: subject, Priority: "high", Body: []byte(body)})
+			_, _ = sendNote(t, opt, to, message.Message{From: opt.Agent, Subject: subject, Priority: "high", Body: []byte(body)}) // best effort: the status already tells the board
 		}
 		ev.Advice = "retry-give-up"
 	case PlanRetry:

@@ -299,8 +299,8 @@ func (e *earlyResult) or(fallback Result) Result {
 }
 
 func write(res Result, stdout, stderr io.Writer) int {
-	stdout.Write(res.Stdout)
-	stderr.Write(res.Stderr)
+	_, _ = stdout.Write(res.Stdout) // the hook's answer: nothing is left to tell if it cannot be written
+	_, _ = stderr.Write(res.Stderr) // the hook's answer: nothing is left to tell if it cannot be written
 	return res.Code
 }
 
@@ -518,7 +518,7 @@ func Append(ctx context.Context, t *fsutil.Tree, opt Options, ev *events.Event) 
 // record appends the plain event line of a hook that is not onStore,
 // after it ran; a panic here is dropped like any other log failure.
 func record(event string, payload []byte, opt Options) {
-	defer func() { recover() }()
+	defer func() { _ = recover() }()
 	if payload == nil {
 		payload = opt.logPayload()
 	}

@@ -39,7 +39,7 @@ func Spool(t *fsutil.Tree, agent string, payload json.RawMessage, env SpoolEnv, 
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.Encode(spoolRecord{Payload: payload, Host: env.Host, TmuxPane: env.TmuxPane, Entrypoint: env.Entrypoint, CapturedAt: now.UnixMilli()})
+	_ = enc.Encode(spoolRecord{Payload: payload, Host: env.Host, TmuxPane: env.TmuxPane, Entrypoint: env.Entrypoint, CapturedAt: now.UnixMilli()}) // cannot fail for these types
 	if err := t.MkdirAll(SpoolDir(agent)); err != nil {
 		return "", err
 	}

@@ -43,7 +43,7 @@ func UpdateState(ctx context.Context, t *fsutil.Tree, agent, session string, fn 
 	defer unlock()
 	var s State
 	if data, err := readSmall(t, rel); err == nil {
-		json.Unmarshal(data, &s)
+		_ = json.Unmarshal(data, &s) // absent or malformed: the zero value is the answer
 	}
 	if !fn(&s) {
 		return nil

@@ -117,7 +117,7 @@ func FailureType(payload []byte) string {
 		return "unknown"
 	}
 	var last string
-	json.Unmarshal(obj["last_assistant_message"], &last)
+	_ = json.Unmarshal(obj["last_assistant_message"], &last) // absent or malformed: the zero value is the answer
 	for _, key := range []string{"error", "error_type"} {
 		if v, ok := usable(obj[key]); ok {
 			return RefineFailure(v, last)
@@ -249,7 +249,7 @@ func setFailureStatus(root, id, session, state string) error {
 	}
 	ctx, cancel := hookCtx()
 	defer cancel()
-	NoteFailureStatus(ctx, t, id, session, before, state)
+	_ = NoteFailureStatus(ctx, t, id, session, before, state) // best effort: the next Stop restores the status without it
 	return nil
 }
 
@@ -327,5 +327,5 @@ func markSent(opt Options, typ string) {
 	if t.MkdirAll(opt.Agent+"/context") != nil {
 		return
 	}
-	t.WriteAtomic(lastPath(opt.Agent), fmt.Appendf(nil, "%s %d\n", typ, opt.Now().UnixMilli()))
+	_ = t.WriteAtomic(lastPath(opt.Agent), fmt.Appendf(nil, "%s %d\n", typ, opt.Now().UnixMilli())) // best effort: the hook fails open
 }

@@ -76,7 +76,7 @@ func judgeStop(c *call) string {
 	// Once per stop chain: the Stop ending a continuation is left alone.
 	chained := p.StopHookActive
 	var count int
-	UpdateState(c.ctx, c.t, c.opt.Agent, p.SessionID, func(s *State) bool {
+	_ = UpdateState(c.ctx, c.t, c.opt.Agent, p.SessionID, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
 		changed := false
 		if s.NudgePrompt != promptKey { // a new prompt: a new count, no chain
 			s.NudgePrompt, s.Nudges, s.NudgeChain = promptKey, 0, false
@@ -105,7 +105,7 @@ func judgeStop(c *call) string {
 		return ""
 	}
 	nudged := false
-	UpdateState(c.ctx, c.t, c.opt.Agent, p.SessionID, func(s *State) bool {
+	_ = UpdateState(c.ctx, c.t, c.opt.Agent, p.SessionID, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
 		if s.NudgePrompt != promptKey {
 			s.NudgePrompt, s.Nudges = promptKey, 0
 		}
@@ -196,7 +196,7 @@ func promptID(raw []byte) string {
 	var v struct {
 		PromptID string `json:"prompt_id"`
 	}
-	json.Unmarshal(raw, &v)
+	_ = json.Unmarshal(raw, &v) // absent or malformed: the zero value is the answer
 	return v.PromptID
 }
 

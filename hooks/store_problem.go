@@ -104,7 +104,7 @@ func readProblem(dirs []string, name string, remove bool) string {
 		}
 		data, _, err := t.ReadRegular(name)
 		if err == nil && remove {
-			t.Remove(name)
+			_ = t.Remove(name) // best effort: the note is printed once either way
 		}
 		t.Close()
 		if note := strings.TrimSpace(string(data)); err == nil && note != "" {

@@ -21,7 +21,7 @@ func ReadTranscriptTail(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: nothing to lose
 	start := max(fi.Size()-limit, 0)
 	buf := make([]byte, fi.Size()-start)
 	n, err := f.ReadAt(buf, start)
@@ -93,7 +93,7 @@ func replyText(content json.RawMessage) string {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	json.Unmarshal(content, &blocks)
+	_ = json.Unmarshal(content, &blocks) // absent or malformed: the zero value is the answer
 	var texts []string
 	for _, b := range blocks {
 		if b.Type == "text" {

@@ -63,7 +63,7 @@ func checkCodex(event string, out []byte) error {
 			return fmt.Errorf("decision must be \"block\"")
 		}
 		var reason string
-		json.Unmarshal(obj["reason"], &reason)
+		_ = json.Unmarshal(obj["reason"], &reason) // absent or malformed: the zero value is the answer
 		if strings.TrimSpace(reason) == "" {
 			return fmt.Errorf("decision:block needs a non-empty reason")
 		}
@@ -80,7 +80,7 @@ func checkTypes(obj map[string]json.RawMessage) error {
 			continue
 		}
 		var v any
-		json.Unmarshal(raw, &v)
+		_ = json.Unmarshal(raw, &v) // absent or malformed: the zero value is the answer
 		switch v.(type) {
 		case bool:
 			if want == "bool" {
@@ -106,7 +106,7 @@ func checkHSO(event string, obj map[string]json.RawMessage, closed bool) error {
 		return fmt.Errorf("hookSpecificOutput must be an object")
 	}
 	var name string
-	json.Unmarshal(hso["hookEventName"], &name)
+	_ = json.Unmarshal(hso["hookEventName"], &name) // absent or malformed: the zero value is the answer
 	if name != event {
 		return fmt.Errorf("hookSpecificOutput.hookEventName is %q, want %q", name, event)
 	}
@@ -155,8 +155,8 @@ func checkCodexDeny(hso map[string]json.RawMessage) error {
 		return fmt.Errorf("hookSpecificOutput: %v", err)
 	}
 	var decision, reason string
-	json.Unmarshal(hso["permissionDecision"], &decision)
-	json.Unmarshal(hso["permissionDecisionReason"], &reason)
+	_ = json.Unmarshal(hso["permissionDecision"], &decision)     // absent or malformed: the zero value is the answer
+	_ = json.Unmarshal(hso["permissionDecisionReason"], &reason) // absent or malformed: the zero value is the answer
 	if decision != "deny" {
 		return fmt.Errorf("permissionDecision must be \"deny\" (Codex rejects allow without updatedInput, and ask)")
 	}
