@@ -176,3 +176,26 @@ func TestEncodeResult(t *testing.T) {
 		}
 	}
 }
+
+// reservationsOut encodes itself as jsstr.Marshal encodes it.
+func FuzzReservationsAppendJSON(f *testing.F) {
+	f.Add("1800000000000-000001", "bob", "/repo", "src/**", "exclusive", hostile, "2027-01-01T00:00:00Z", true, 2)
+	f.Add("", "", "", "", "", "", "", false, 0)
+	f.Fuzz(func(t *testing.T, id, agent, repo, pattern, mode, reason, expires string, conflict bool, n int) {
+		out := reservationsOut{}
+		if n >= 0 {
+			out.Reservations = []reservationOut{}
+		}
+		for i := range n % 4 {
+			out.Reservations = append(out.Reservations, reservationOut{ID: id, Agent: agent, Repo: repo, Pattern: pattern,
+				Mode: mode, Reason: reason, Expires: expires, Conflict: conflict == (i%2 == 0)})
+		}
+		want, err := jsstr.Marshal(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.appendJSON(nil); !bytes.Equal(got, want) {
+			t.Errorf("appendJSON\n got %s\nwant %s", got, want)
+		}
+	})
+}

@@ -98,7 +98,7 @@ func add[In, Out any](s *server, t tool[In, Out]) {
 		if err != nil {
 			return errorResult(err), nil
 		}
-		raw, err := jsstr.Marshal(v)
+		raw, err := encodeOut(v)
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -111,6 +111,20 @@ func add[In, Out any](s *server, t tool[In, Out]) {
 			StructuredContent: structured,
 		}, nil
 	})
+}
+
+// jsonAppender is a tool output that encodes itself, for long lists:
+// the bytes must be what jsstr.Marshal gives.
+type jsonAppender interface {
+	appendJSON(b []byte) []byte
+}
+
+// encodeOut encodes a tool's structured output like JSON.stringify.
+func encodeOut(v any) ([]byte, error) {
+	if a, ok := v.(jsonAppender); ok {
+		return a.appendJSON(nil), nil
+	}
+	return jsstr.Marshal(v)
 }
 
 // decodeArgs validates raw arguments against the tool's input schema and
