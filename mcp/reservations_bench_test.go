@@ -6,7 +6,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/reserve"
@@ -18,6 +20,9 @@ import (
 // reserve's BenchmarkRead). Compare the two of one run:
 //
 //	go test ./mcp -run '^$' -bench ToolReservations -benchmem
+//
+// cpu-ns/op is the process's CPU time (user and system) per operation,
+// less thrown about than the time by other work on a shared machine.
 func BenchmarkToolReservations(b *testing.B) {
 	root := b.TempDir()
 	if err := reserve.Populate(root, "/repo", 10, 100, false); err != nil {
@@ -30,6 +35,7 @@ func BenchmarkToolReservations(b *testing.B) {
 		}
 		defer t.Close()
 		buf := make([]byte, reserve.MaxFileSize+1)
+		defer reportCPU(b)()
 		for b.Loop() {
 			for a := 1; a <= 10; a++ {
 				f, err := t.OpenFolder(fmt.Sprintf("agent%d/%s", a, reserve.Folder))
@@ -70,6 +76,7 @@ func BenchmarkToolReservations(b *testing.B) {
 		io.WriteString(inW, initLine+"\n"+initializedLine+"\n")
 		reply(1)
 		id := 1
+		defer reportCPU(b)()
 		for b.Loop() {
 			id++
 			fmt.Fprintf(inW, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"st_reservations","arguments":{}}}`+"\n", id)
@@ -78,4 +85,23 @@ func BenchmarkToolReservations(b *testing.B) {
 			}
 		}
 	})
+}
+
+// reportCPU starts counting the process's CPU time; the function it
+// returns reports it per operation.
+func reportCPU(b *testing.B) func() {
+	start := cpuTime()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
