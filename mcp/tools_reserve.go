@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/smalltalk-go/st/internal/duration"
@@ -43,6 +44,11 @@ func (o reservationsOut) appendJSON(b []byte) []byte {
 	if o.Reservations == nil {
 		return append(b, `{"reservations":null}`...) // as Marshal; toOut never gives nil
 	}
+	n := len(b) + 20
+	for _, r := range o.Reservations {
+		n += 100 + len(r.ID) + len(r.Agent) + len(r.Repo) + len(r.Pattern) + len(r.Mode) + len(r.Reason) + len(r.Expires)
+	}
+	b = slices.Grow(b, n-len(b)) // one allocation for the usual text, which needs no escapes
 	b = append(b, `{"reservations":[`...)
 	for i, r := range o.Reservations {
 		if i > 0 {
@@ -209,10 +215,13 @@ func (s *server) addReserveTools() {
 			if t != nil {
 				set = reserve.Scan(t, s.cfg.Now())
 			}
-			var list []reserve.Reservation
-			for _, r := range set.Active {
-				if str(in.Agent) == "" || r.Agent == *in.Agent {
-					list = append(list, r)
+			list := set.Active
+			if str(in.Agent) != "" {
+				list = nil
+				for _, r := range set.Active {
+					if r.Agent == *in.Agent {
+						list = append(list, r)
+					}
 				}
 			}
 			text := plural(len(list), "active reservation", "active reservations")
