@@ -17,7 +17,7 @@ import (
 // BenchmarkToolReservations is st_reservations over 1,000 active
 // reservations (10 agents x 100) through a running server, beside its
 // floor: the same reservation files opened and read, nothing parsed (as
-// reserve's BenchmarkRead). Compare the two of one run:
+// reserve's BenchmarkRead). Compare tool to readfloor of one run:
 //
 //	go test ./mcp -run '^$' -bench ToolReservations -benchmem
 //
@@ -48,6 +48,23 @@ func BenchmarkToolReservations(b *testing.B) {
 				}
 				f.Close()
 			}
+		}
+	})
+	// list is the domain's part, what `st reservations` runs: the rest of
+	// tool is the MCP server's.
+	b.Run("list", func(b *testing.B) {
+		t, err := fsutil.Open(root)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer t.Close()
+		defer reportCPU(b)()
+		for b.Loop() {
+			set := reserve.Scan(t, time.Now())
+			if len(set.Active) != 1000 {
+				b.Fatalf("%d reservations", len(set.Active))
+			}
+			set.Conflicts()
 		}
 	})
 	b.Run("tool", func(b *testing.B) {
