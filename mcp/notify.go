@@ -23,6 +23,7 @@ import (
 // own replies.
 type tapTransport struct {
 	inner mcp.Transport
+	held  *heldResults // structured contents to put back into replies
 	mu    sync.Mutex
 	conn  mcp.Connection
 }
@@ -32,7 +33,7 @@ func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	c = newDrainConn(stringifyConn{c})
+	c = newDrainConn(stringifyConn{c, t.held})
 	t.mu.Lock()
 	t.conn = c
 	t.mu.Unlock()
@@ -42,13 +43,21 @@ func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 // stringifyConn makes the SDK's replies escape strings like
 // JSON.stringify (st-compat.md §6.0): encoding/json writes <, >, &,
 // U+2028 and U+2029 as \u escapes, which the Node server never does.
-// The values are the same; the bytes now are too.
-type stringifyConn struct{ mcp.Connection }
+// The values are the same; the bytes now are too. It also puts the
+// structured content held back from the SDK into its reply: st encoded
+// that like JSON.stringify already.
+type stringifyConn struct {
+	mcp.Connection
+	held *heldResults
+}
 
 func (c stringifyConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if r, ok := msg.(*jsonrpc.Response); ok && r.Result != nil {
 		cp := *r
 		cp.Result = jsstr.UndoGoEscapes(r.Result)
+		if c.held != nil {
+			cp.Result = c.held.splice(cp.Result)
+		}
 		msg = &cp
 	}
 	return c.Connection.Write(ctx, msg)

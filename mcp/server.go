@@ -97,6 +97,7 @@ type server struct {
 	mcp      *mcp.Server
 	tap      *tapTransport
 	stdio    *lineTransport
+	held     *heldResults  // set when the transport puts held results back
 	ready    chan struct{} // closed once the client has finished its handshake
 	initOnce sync.Once
 
@@ -173,7 +174,8 @@ func Run(ctx context.Context, cfg Config) error {
 		return nil // a signal during start-up
 	}
 	s.stdio = &lineTransport{in: s.cfg.In, out: s.cfg.Out, maxFrame: s.cfg.MaxFrame}
-	s.tap = &tapTransport{inner: s.stdio}
+	s.held = &heldResults{}
+	s.tap = &tapTransport{inner: s.stdio, held: s.held}
 	ss, err := s.mcp.Connect(ctx, s.tap, nil)
 	if err != nil {
 		return err

@@ -67,7 +67,9 @@ func (e effect) annotations(title string) *mcp.ToolAnnotations {
 // that a schema is resolved on the tool's first call rather than at
 // start-up (resolving all of them would double the time to the reply to
 // initialize), and so that structuredContent keeps its key order (the
-// typed AddTool re-marshals it through a map).
+// typed AddTool re-marshals it through a map). Under Run the encoded
+// structuredContent goes around the SDK (heldResults). The SDK validates
+// no output against OutputSchema on this path.
 func add[In, Out any](s *server, t tool[In, Out]) {
 	in := inputSchema[In]()
 	def := &mcp.Tool{
@@ -98,15 +100,33 @@ func add[In, Out any](s *server, t tool[In, Out]) {
 		if err != nil {
 			return errorResult(err), nil
 		}
-		raw, err := jsstr.Marshal(v)
+		raw, err := encodeOut(v)
 		if err != nil {
 			return errorResult(err), nil
 		}
+		structured := json.RawMessage(raw)
+		if s.held != nil {
+			structured = s.held.hold(raw)
+		}
 		return &mcp.CallToolResult{
 			Content:           []mcp.Content{&mcp.TextContent{Text: summary}},
-			StructuredContent: json.RawMessage(raw),
+			StructuredContent: structured,
 		}, nil
 	})
+}
+
+// jsonAppender is a tool output that encodes itself, for long lists:
+// the bytes must be what jsstr.Marshal gives.
+type jsonAppender interface {
+	appendJSON(b []byte) []byte
+}
+
+// encodeOut encodes a tool's structured output like JSON.stringify.
+func encodeOut(v any) ([]byte, error) {
+	if a, ok := v.(jsonAppender); ok {
+		return a.appendJSON(nil), nil
+	}
+	return jsstr.Marshal(v)
 }
 
 // decodeArgs validates raw arguments against the tool's input schema and

@@ -3,11 +3,13 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"github.com/smalltalk-go/st/internal/duration"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
+	"github.com/smalltalk-go/st/internal/duration"
+	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/reserve"
@@ -34,6 +36,44 @@ type reservationOut struct {
 
 type reservationsOut struct {
 	Reservations []reservationOut `json:"reservations" jsonschema:"The reservations granted, released or listed."`
+}
+
+// appendJSON is jsstr.Marshal(o) without reflection: st_reservations
+// lists every active reservation, 1,000 of them in 250 KB.
+func (o reservationsOut) appendJSON(b []byte) []byte {
+	if o.Reservations == nil {
+		return append(b, `{"reservations":null}`...) // as Marshal; toOut never gives nil
+	}
+	n := len(b) + 20
+	for _, r := range o.Reservations {
+		n += 100 + len(r.ID) + len(r.Agent) + len(r.Repo) + len(r.Pattern) + len(r.Mode) + len(r.Reason) + len(r.Expires)
+	}
+	b = slices.Grow(b, n-len(b)) // one allocation for the usual text, which needs no escapes
+	b = append(b, `{"reservations":[`...)
+	for i, r := range o.Reservations {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = jsstr.AppendString(b, r.ID)
+		b = append(b, `,"agent":`...)
+		b = jsstr.AppendString(b, r.Agent)
+		b = append(b, `,"repo":`...)
+		b = jsstr.AppendString(b, r.Repo)
+		b = append(b, `,"pattern":`...)
+		b = jsstr.AppendString(b, r.Pattern)
+		b = append(b, `,"mode":`...)
+		b = jsstr.AppendString(b, r.Mode)
+		b = append(b, `,"reason":`...)
+		b = jsstr.AppendString(b, r.Reason)
+		b = append(b, `,"expires":`...)
+		b = jsstr.AppendString(b, r.Expires)
+		if r.Conflict {
+			b = append(b, `,"conflict":true`...)
+		}
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
 }
 
 type releaseIn struct {
@@ -175,10 +215,13 @@ func (s *server) addReserveTools() {
 			if t != nil {
 				set = reserve.Scan(t, s.cfg.Now())
 			}
-			var list []reserve.Reservation
-			for _, r := range set.Active {
-				if str(in.Agent) == "" || r.Agent == *in.Agent {
-					list = append(list, r)
+			list := set.Active
+			if str(in.Agent) != "" {
+				list = nil
+				for _, r := range set.Active {
+					if r.Agent == *in.Agent {
+						list = append(list, r)
+					}
 				}
 			}
 			text := plural(len(list), "active reservation", "active reservations")

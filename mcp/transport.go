@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -238,6 +240,9 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if data, ok := encodeResult(msg); ok {
+		return c.writeFrame(data)
+	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("encoding a message: %w", err)
@@ -245,11 +250,45 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return c.writeLine(data)
 }
 
+// encodeResult writes a successful reply as EncodeMessage does, newline
+// included, without re-validating its result: the SDK encoded it (or st
+// did, see heldResults), and a large tool result would be scanned again
+// for nothing. ok is false for anything else, left to EncodeMessage.
+func encodeResult(msg jsonrpc.Message) (frame []byte, ok bool) {
+	r, isResp := msg.(*jsonrpc.Response)
+	if !isResp || r.Error != nil || len(r.Result) == 0 {
+		return nil, false
+	}
+	var id []byte
+	switch v := r.ID.Raw().(type) {
+	case int64:
+		id = strconv.AppendInt(nil, v, 10)
+	case string:
+		id = jsstr.AppendString(nil, v)
+		if strings.ContainsAny(v, "\u2028\u2029") {
+			return nil, false // Go escapes these two, JSON.stringify does not
+		}
+	default:
+		return nil, false
+	}
+	frame = make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(r.Result)+1)
+	frame = append(frame, `{"jsonrpc":"2.0","id":`...)
+	frame = append(frame, id...)
+	frame = append(frame, `,"result":`...)
+	frame = append(frame, r.Result...)
+	return append(frame, "}\n"...), true
+}
+
 // writeLine writes data and a newline in one write.
 func (c *lineConn) writeLine(data []byte) error {
+	return c.writeFrame(append(data, '\n'))
+}
+
+// writeFrame writes one line, its newline included, in one write.
+func (c *lineConn) writeFrame(frame []byte) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	_, err := c.out.Write(append(data, '\n'))
+	_, err := c.out.Write(frame)
 	if err != nil && !errors.Is(err, syscall.EPIPE) {
 		// EPIPE is the client closing our stdout: it went away, an
 		// orderly end. Any other failure is the transport's.
