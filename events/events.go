@@ -73,7 +73,11 @@ type Event struct {
 	Event   string `json:"event"`   // Claude Code's event name, e.g. PostToolUse
 	Session string `json:"session"` // the payload's session_id ("" when none)
 
-	AgentType string `json:"agent_type,omitempty"` // set inside subagents
+	// AgentID and AgentType are set on the lines of hooks that fire
+	// inside a subagent, and on SubagentStart and SubagentStop: the
+	// subagent's id ties its lines to its start and end.
+	AgentID   string `json:"agent_id,omitempty"`
+	AgentType string `json:"agent_type,omitempty"`
 	Tool      string `json:"tool,omitempty"`
 	Path      string `json:"path,omitempty"`    // file_path, notebook_path or path of the tool input
 	Command   string `json:"command,omitempty"` // first 200 characters of a Bash command

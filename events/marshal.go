@@ -22,6 +22,7 @@ func Marshal(e *Event) ([]byte, error) {
 	b = jsstr.AppendString(b, e.Event)
 	b = append(b, `,"session":`...)
 	b = jsstr.AppendString(b, e.Session)
+	b = appendText(b, "agent_id", e.AgentID)
 	b = appendText(b, "agent_type", e.AgentType)
 	b = appendText(b, "tool", e.Tool)
 	b = appendText(b, "path", e.Path)

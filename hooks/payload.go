@@ -214,6 +214,7 @@ const (
 func NewEvent(name string, p *Payload, now time.Time) *events.Event {
 	e := &events.Event{TS: events.Stamp(now), Event: name, Session: events.Cap(p.SessionID, 128)}
 	if p.AgentID != "" || name == "SubagentStart" || name == "SubagentStop" {
+		e.AgentID = events.Cap(p.AgentID, 128)
 		e.AgentType = events.Cap(p.AgentType, 80)
 	}
 	switch name {
