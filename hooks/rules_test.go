@@ -60,7 +60,7 @@ func TestNewEvent(t *testing.T) {
 			`{"ts":"2026-07-21T10:00:00.000Z","event":"StopFailure","session":"s1","error":"overloaded","hook_us":0}`},
 		{"subagent start", "subagent-start",
 			`{"session_id":"s1","agent_id":"a1","agent_type":"Explore"}`,
-			`{"ts":"2026-07-21T10:00:00.000Z","event":"SubagentStart","session":"s1","agent_type":"Explore","hook_us":0}`},
+			`{"ts":"2026-07-21T10:00:00.000Z","event":"SubagentStart","session":"s1","agent_id":"a1","agent_type":"Explore","hook_us":0}`},
 		{"session end reason, no session id", "session-end",
 			`{"reason":"clear"}`,
 			`{"ts":"2026-07-21T10:00:00.000Z","event":"SessionEnd","session":"","type":"clear","hook_us":0}`},
