@@ -27,7 +27,7 @@ type Agent struct {
 	Identity string  `json:"identity"`
 	Status   string  `json:"status"`
 	Name     *string `json:"name"` // nil when there is no usable name file
-	// Host (ours, issue 18) is the host the agent lives on and how fresh
+	// Host (ours) is the host the agent lives on and how fresh
 	// this store's copy of its data is; set by SetHosts, absent when no
 	// host's st sync has claimed the agent.
 	Host *fleet.Host `json:"host,omitempty"`
@@ -45,7 +45,7 @@ type Enriched struct {
 	LastActivity *float64 `json:"lastActivity"`
 	// Inbox counts the canonical message names in inbox/.
 	Inbox int `json:"inbox"`
-	// Waiting (ours, issue 6) is set when the agent waits on a human:
+	// Waiting (ours) is set when the agent waits on a human:
 	// its latest session ended in a notification nothing answered.
 	Waiting *events.Waiting `json:"waiting,omitempty"`
 	// Attention (ours) is set when the agent needs a person (Attend): it

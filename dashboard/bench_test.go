@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// The first paint at the scale (500 agents × 100 messages, one
+// The first paint at the target scale (500 agents × 100 messages, one
 // 100 MB event log): the fleet page served from the kept rows, and the
 // page of the agent with the big log. Run:
 //

@@ -568,7 +568,7 @@ func TestBrowser(t *testing.T) {
 	})
 }
 
-// The browser's view at the scale: 500 agents × 100 messages and
+// The browser's view at the target scale: 500 agents × 100 messages and
 // a 100 MB event log. Each iteration reloads the page (navigation timing:
 // response end, first contentful paint) and then changes one agent's
 // files, timing the file's landing to the change in the DOM. Run:

@@ -26,7 +26,7 @@ import (
 	"github.com/smalltalk-go/st/internal/fsutil"
 )
 
-// The issue-17 scale: 1,000 agents × 100 messages and 1,000 event lines
+// The scale of a large fleet: 1,000 agents × 100 messages and 1,000 event lines
 // each, 1,000,000 lines in all. Run (scripts/dashboard-bench runs these
 // and the browser soak):
 //
@@ -42,7 +42,7 @@ var (
 	fleets   = map[int]string{}
 )
 
-// scaleFleet builds, once per binary, a fleet of n agents at the issue's
+// scaleFleet builds, once per binary, a fleet of n agents at that
 // scale per agent; $ST_DASHBOARD_FLEET17 keeps them across runs.
 func scaleFleet(tb testing.TB, n int) string {
 	tb.Helper()

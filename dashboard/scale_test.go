@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// The fleet of the scale target: 500 agents with 100 messages
+// The fleet of the scale target: 500 agents with 100 messages
 // each (half in the inbox, half archived) and one 100 MB event log.
 const (
 	scaleAgents   = 500

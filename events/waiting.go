@@ -2,7 +2,7 @@ package events
 
 import "github.com/smalltalk-go/st/internal/fsutil"
 
-// "Waiting on a human" (issue 6): an agent whose latest session ended in
+// "Waiting on a human": an agent whose latest session ended in
 // a notification that needs a person (a permission prompt, an idle
 // prompt, a dialog) and that nothing answered yet. overview and
 // agents --enrich show it.

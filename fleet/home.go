@@ -73,7 +73,9 @@ func MarkHome(stateDir, root, agent string, now time.Time) error {
 		return err
 	}
 	if _, err := t.Stat(key + "/ROOT"); err != nil {
-		t.WriteAtomic(key+"/ROOT", []byte(abs+"\n"))
+		if err := t.WriteAtomic(key+"/ROOT", []byte(abs+"\n")); err != nil {
+			return err
+		}
 	}
 	return t.WriteAtomic(key+"/"+agent, nil)
 }

@@ -108,7 +108,7 @@ func TestArrivalsTextCapsTheList(t *testing.T) {
 }
 
 // A message that asks for an acknowledgement is announced with the
-// reminder, once; an acknowledged or ordinary one without (issue 19).
+// reminder, once; an acknowledged or ordinary one without.
 func TestStopRemindsOfAcknowledgementOnce(t *testing.T) {
 	env, root := testEnv(t)
 	env.Start = t0

@@ -15,7 +15,7 @@ import (
 	"github.com/smalltalk-go/st/status"
 )
 
-// The Claude Code events beyond session boundaries (issue 6). Each works
+// The Claude Code events beyond session boundaries. Each works
 // on its payload and the open store, says what it decided on its event
 // line (ev.Advice) and fails open: a failing part is only dropped.
 

@@ -25,7 +25,7 @@ const cursorDir = "st-codex-hooks"
 
 func runCodexSessionStart(opt Options) Result {
 	if opt.Agent == "" {
-		return Result{} // fail open: no agent, nothing to say (issue 11)
+		return Result{} // fail open: no agent, nothing to say
 	}
 	budget := ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir)
 	brief := fleetBrief(opt, budget/briefShare) // brief.go
@@ -42,7 +42,7 @@ func runCodexSessionStart(opt Options) Result {
 		text, shown = codexStartText(opt, now, fresh, items, budget)
 	}
 	// What SessionStart names is announced: move the agent's cursor past
-	// it, so the first Stop does not repeat it (issue 11), but not past
+	// it, so the first Stop does not repeat it, but not past
 	// the older messages the budget left out.
 	if t, err := fsutil.OpenOrCreate(filepath.Join(opt.StateDir, cursorDir)); err == nil {
 		c := openCursor(t, opt)
@@ -110,7 +110,7 @@ func codexStartText(opt Options, now nowMD, fresh bool, items []item, budget int
 // take seven model requests).
 func runCodexStop(opt Options) Result {
 	if opt.Agent == "" {
-		return Result{} // fail open: no agent, nothing to say (issue 11)
+		return Result{} // fail open: no agent, nothing to say
 	}
 	// The payload, read for the event line, is waited for as long.
 	if p, _ := ParsePayload(opt.logPayload()); p.StopHookActive {

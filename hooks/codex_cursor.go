@@ -16,8 +16,8 @@ import (
 )
 
 // The Codex hooks remember what they already told an agent in a cursor,
-// one per store root and agent (issue 11: one global cursor let bob's Stop
-// swallow what arrived for alice):
+// one per store root and agent (a single global cursor would let bob's
+// Stop swallow what arrived for alice):
 //
 //	$XDG_STATE_HOME/st-codex-hooks/<key>/ROOT                 the root's absolute path
 //	$XDG_STATE_HOME/st-codex-hooks/<key>/<agent>.last-checked the cursor

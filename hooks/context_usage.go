@@ -7,7 +7,7 @@ import (
 )
 
 // contextEvents are the events whose line records how full the context
-// is (issue 17): after each tool call, at the end of a turn and before a
+// is: after each tool call, at the end of a turn and before a
 // compaction, so the dashboard can show the fill without reading
 // transcripts itself; and at the next prompt and the session's end, which
 // catch a reply a Stop did not see written (NoteContextUntil).

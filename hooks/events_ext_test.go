@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// TestExtraEventsOutputsAreAccepted runs every issue-6 hook on its sample
+// TestExtraEventsOutputsAreAccepted runs every hook beyond the session
+// boundaries on its sample
 // payload, in the situations where it speaks, and checks its stdout with
 // the same validator the doctor uses.
 func TestExtraEventsOutputsAreAccepted(t *testing.T) {

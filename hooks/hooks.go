@@ -61,7 +61,8 @@ const (
 	CodexPreToolUse   = "codex-pre-tool-use"
 )
 
-// ... and those of issue 6.
+// ... and those beyond the session boundaries, which `st hooks install
+// --all` wires.
 const (
 	UserPromptSubmit   = "user-prompt-submit"
 	SubagentStart      = "subagent-start"
@@ -76,7 +77,8 @@ const (
 // Events lists the session-boundary events in usage order.
 var Events = []string{SessionStart, PreCompact, StopFailure, CodexSessionStart, CodexStop, CodexPreToolUse}
 
-// ExtraEvents lists the issue-6 events in usage order.
+// ExtraEvents lists the events beyond the session boundaries, in usage
+// order.
 var ExtraEvents = []string{UserPromptSubmit, SubagentStart, PreToolUse, PostToolUse, PostToolUseFailure, Notification, Stop, SessionEnd}
 
 // IsEvent reports whether name is one of Events, ExtraEvents or GitEvents.

@@ -8,7 +8,7 @@ import (
 
 // The session-boundary hooks (session-start, pre-compact, the codex
 // hooks) answer without their payload, but their event line wants its
-// session_id (issue 11: without it the line went to no-session.jsonl).
+// session_id (without it the line would go to no-session.jsonl).
 // Serve reads their stdin in the background and record waits for it at
 // most payloadGrace from the hook's start: the clients write the payload
 // and close stdin as soon as they start a hook, so it is there long

@@ -186,7 +186,7 @@ func rotateLog(t *fsutil.Tree, rel string) {
 	_ = t.WriteAtomic(rel, data) // best effort: the hook fails open
 }
 
-// The pre-compact digest (issue 6): below the stub or the marker,
+// The pre-compact digest: below the stub or the marker,
 // pre-compact adds what the event log shows since now.md was last
 // written (files edited, last commands, failures). The stub text stays
 // intact at the top.

@@ -98,7 +98,7 @@ type hook struct {
 	readsPayload bool // the hook reads its stdin payload; the others never wait for it
 	readsConfig  bool // the hook reads config.yaml
 
-	// onStore marks the issue-6 events: they work on their payload and
+	// onStore marks the events beyond the session boundaries: they work on their payload and
 	// the open store, need an agent (without one they say nothing and
 	// log nothing), and their event line carries what they decided, so
 	// it is appended when they end, within their budget. The others

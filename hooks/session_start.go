@@ -89,7 +89,7 @@ func contextBlock(id string, data []byte, trailer string) string {
 
 func runSessionStart(opt Options) Result {
 	if opt.Agent == "" {
-		// Fail open (issue 11): with a user-scope install every session
+		// Fail open: with a user-scope install every session
 		// runs this hook; without an agent the ritual could only fail.
 		return Result{}
 	}

@@ -7,7 +7,7 @@ import (
 
 // BenchmarkThread10k walks a thread in a store of 10,000 messages spread
 // over 10 agents' inboxes and archives, every message replying to an
-// earlier one (issue 4's target: st message thread under 150 ms).
+// earlier one (the target: st message thread under 150 ms).
 func BenchmarkThread10k(b *testing.B) {
 	const n = 10000
 	name := func(i int) string { return fmt.Sprintf("%013d-%06d.md", 1700000000000+i, i%1000000) }
@@ -31,7 +31,7 @@ func BenchmarkThread10k(b *testing.B) {
 }
 
 // BenchmarkItems10k is `st message ls --json` over an inbox of 10,000
-// messages minus process start-up (issue 2's target: under 100 ms).
+// messages minus process start-up (the target: under 100 ms).
 func BenchmarkItems10k(b *testing.B) {
 	files := map[string]string{}
 	for i := range 10000 {

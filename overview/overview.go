@@ -29,7 +29,7 @@ type Overview struct {
 	Inbox    Inbox             `json:"inbox"`
 	Members  []agents.Enriched `json:"members"`
 	Recent   []Activity        `json:"recent"`
-	// Hosts (ours, issue 18) is every host whose st sync reached this
+	// Hosts (ours) is every host whose st sync reached this
 	// store, with how fresh its data is here (SetFleet); absent without.
 	Hosts []fleet.Host `json:"hosts,omitempty"`
 }

@@ -192,7 +192,7 @@ func TestPadCountsUTF16(t *testing.T) {
 }
 
 // BenchmarkGet200x50 times the dashboard over 200 agents with 50 messages
-// each (25 in the inbox, 25 in the archive), the target shape.
+// each (25 in the inbox, 25 in the archive), the target's shape.
 func BenchmarkGet200x50(b *testing.B) {
 	root := b.TempDir()
 	for i := range 200 {

@@ -7,7 +7,7 @@ import (
 )
 
 // waitingNote is what a member line adds when the agent waits on a human
-// (ours, issue 6): "  ⏳ waits on a human: <type> "<question>" (<age>)".
+// (ours): "  ⏳ waits on a human: <type> "<question>" (<age>)".
 func waitingNote(w *events.Waiting, nowMs float64) string {
 	if w == nil {
 		return ""

@@ -72,10 +72,10 @@ func (s *Syncer) fanout(verb string, peers []Peer, quiet bool) (failed []bool) {
 	for i := range peers {
 		<-done[i]
 		if s.Stdout != nil {
-			s.Stdout.Write(outs[i].Bytes())
+			_, _ = s.Stdout.Write(outs[i].Bytes()) // our own output: nowhere better to report it
 		}
 		if !quiet || failed[i] {
-			s.Log.Write(logs[i].Bytes())
+			_, _ = s.Log.Write(logs[i].Bytes()) // our own log: nowhere better to report it
 		}
 	}
 	return failed

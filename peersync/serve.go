@@ -62,7 +62,7 @@ func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 	b := &backoff{interval: o.Interval, state: map[string]*peerState{}}
 
 	w := watch.NewFiltered(0, localChange())
-	defer w.Close()
+	defer func() { _ = w.Close() }() // stopping to watch: nothing left to report to
 	ss.watchRoot(w)
 
 	round := time.NewTimer(0) // a first round at once

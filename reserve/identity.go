@@ -106,7 +106,7 @@ func rootID(top, gitDir, common string, wait time.Duration) string {
 		return ""
 	}
 	if t, err := fsutil.Open(common); err == nil {
-		t.WriteAtomic(IDFile, []byte(keep+"\n")) // best effort: found again next time
+		_ = t.WriteAtomic(IDFile, []byte(keep+"\n")) // best effort: found again next time
 		t.Close()
 	}
 	if root == "" {

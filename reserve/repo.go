@@ -159,7 +159,9 @@ func OnDisk(top, pattern string) bool {
 		start = src[:j]
 	}
 	seen, found := 0, false
-	filepath.WalkDir(filepath.Join(top, filepath.FromSlash(start)), func(p string, d fs.DirEntry, err error) error {
+	// The callback skips unreadable entries and stops with SkipAll, so
+	// WalkDir has no error to return.
+	_ = filepath.WalkDir(filepath.Join(top, filepath.FromSlash(start)), func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}

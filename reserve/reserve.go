@@ -587,7 +587,7 @@ func dropExpired(t *fsutil.Tree, all []Reservation, now time.Time) []Reservation
 		}
 		dir := r.Agent + "/" + Folder + "/"
 		if err := t.Remove(dir + r.ID + recordSuffix); err == nil || errors.Is(err, fs.ErrNotExist) {
-			t.Remove(dir + r.ID + releaseSuffix)
+			_ = t.Remove(dir + r.ID + releaseSuffix) // best effort, as above
 		}
 	}
 	return kept

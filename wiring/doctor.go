@@ -198,7 +198,7 @@ func fire(h Handler, opt DoctorOptions) (ms int64, problem string) {
 	if err != nil {
 		return 0, err.Error()
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }() // a leftover temp folder harms nothing
 	env := []string{}
 	for _, kv := range opt.Env {
 		if !strings.HasPrefix(kv, "ST_") && !strings.HasPrefix(kv, "COORD_") && !strings.HasPrefix(kv, "XDG_STATE_HOME=") {

@@ -198,7 +198,7 @@ func fireReserved(command string, opt DoctorOptions, edit func(repo string) map[
 	if err != nil {
 		return 0, err.Error()
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }() // a leftover temp folder harms nothing
 	repo, root := filepath.Join(tmp, "repo"), filepath.Join(tmp, "root")
 	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
 		return 0, err.Error()

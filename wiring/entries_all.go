@@ -6,13 +6,13 @@ import (
 	"github.com/smalltalk-go/st/hooks"
 )
 
-// The hooks beyond session boundaries (issue 6), as the installer wires
+// The hooks beyond session boundaries, as the installer wires
 // them.
 
 // ClaudeAllEntries is the whole Claude Code set `st hooks install --all`
 // wires: the session-boundary hooks (stop-failure with --retry, async
-// and rewaking, with room for its longest backoff) plus every issue-6
-// event with its matcher and a timeout.
+// and rewaking, with room for its longest backoff) plus every event
+// beyond them, with its matcher and a timeout.
 var ClaudeAllEntries = []Entry{
 	ClaudeSessionStart,
 	{Event: "PreCompact", Hook: hooks.PreCompact},

@@ -26,7 +26,7 @@ type hookCmd struct {
 	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET XDG_STATE_HOME ST_CONFIG" help:"Codex Stop: report messages that arrived since the last check, nudge a turn the stop judge finds unfinished"`
 	CodexPreToolUse   hookCodexPreToolUseCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Codex PreToolUse: refuse an apply_patch touching another agent's reservation"`
 
-	// Issue 6 (hook_events.go).
+	// Beyond the session boundaries, wired by --all (hook_events.go).
 	UserPromptSubmit   hookUserPromptSubmitCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_FLUSH_REMIND_S ST_CAPTURE_PROMPTS" help:"Claude Code UserPromptSubmit: remind the agent when its context fills up"`
 	SubagentStart      hookSubagentStartCmd      `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code SubagentStart: tell a subagent how to report back"`
 	PreToolUse         hookPreToolUseCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PreToolUse: refuse edits under others' reservations, apply deny rules, warn before large reads"`
@@ -36,7 +36,7 @@ type hookCmd struct {
 	Stop               hookStopCmd               `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS CLAUDE_CODE_SESSION_ID ST_CONFIG" help:"Claude Code Stop: report messages that arrived during the turn, nudge a turn the stop judge finds unfinished"`
 	SessionEnd         hookSessionEndCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code SessionEnd: set the status to offline"`
 
-	// Issue 19 (hook_git.go).
+	// git hooks, guarding commits against reservations (hook_git.go).
 	GitPreCommit hookGitPreCommitCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"git pre-commit: refuse a commit touching another agent's reservation"`
 }
 

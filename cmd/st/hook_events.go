@@ -4,7 +4,7 @@ import (
 	"github.com/smalltalk-go/st/hooks"
 )
 
-// The hooks beyond session boundaries (issue 6). Each is loose like the
+// The hooks beyond session boundaries. Each is loose like the
 // others: unknown flags and extra arguments are ignored.
 type (
 	hookUserPromptSubmitCmd   struct{}

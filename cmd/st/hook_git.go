@@ -2,7 +2,7 @@ package main
 
 import "github.com/smalltalk-go/st/hooks"
 
-// hookGitPreCommitCmd is the git pre-commit guard (issue 19), loose like
+// hookGitPreCommitCmd is the git pre-commit guard, loose like
 // the other hooks.
 type hookGitPreCommitCmd struct{}
 

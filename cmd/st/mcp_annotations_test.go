@@ -9,7 +9,7 @@ import (
 
 // Every tool carries annotations with every hint explicit, so that a
 // client such as Codex with approval_policy=never does not refuse it, and
-// exactly the reading tools say readOnlyHint (issue 11).
+// exactly the reading tools say readOnlyHint.
 func TestMCPToolAnnotations(t *testing.T) {
 	root := t.TempDir()
 	reading := []string{"st_agents", "st_context_read", "st_msg_ls", "st_msg_read", "st_msg_search", "st_msg_thread", "st_reservations", "st_resource_ls", "st_resource_read"}

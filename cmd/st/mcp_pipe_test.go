@@ -18,7 +18,7 @@ import (
 const mcpPipeRuns = 50
 
 // A client that writes its requests and closes stdin at once gets every
-// reply, then the server writes offline and exits 0 (issue 11): the SDK
+// reply, then the server writes offline and exits 0: the SDK
 // used to drop the replies still in flight at EOF, in about half of the
 // runs.
 func TestMCPPipedRequestsAllAnswered(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 )
 
 // The reservation tools call the same functions as the verbs: a grant,
-// a refusal naming the holder, the list, an idempotent release (issue 19).
+// a refusal naming the holder, the list, an idempotent release.
 func TestMCPReservations(t *testing.T) {
 	base := t.TempDir()
 	root := filepath.Join(base, "root")
@@ -45,7 +45,7 @@ func TestMCPReservations(t *testing.T) {
 	bob.ok("st_reserve", map[string]any{"paths": []string{filepath.Join(repo, "src", "a.go")}})
 }
 
-// st_msg_search returns what `st message search` finds (issue 19).
+// st_msg_search returns what `st message search` finds.
 func TestMCPMessageSearch(t *testing.T) {
 	root := t.TempDir()
 	bob := startMCP(t, root, mcpEnv(root, "ST_AGENT=bob"))
@@ -64,8 +64,7 @@ func TestMCPMessageSearch(t *testing.T) {
 	}
 }
 
-// st_msg_ack records the acknowledgement `st message ls --unacked` reads
-// (issue 19).
+// st_msg_ack records the acknowledgement `st message ls --unacked` reads.
 func TestMCPMessageAck(t *testing.T) {
 	root := t.TempDir()
 	alice := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"))

@@ -72,7 +72,7 @@ func TestMCPFreshRoot(t *testing.T) {
 	if want := "sent: bob/" + sent.Filename + "\nnote: bob had no folder before this message, so it is a new agent"; sum != want {
 		t.Errorf("send summary %q, want %q", sum, want)
 	}
-	// Issue 16: a typo gets the CLI's note with the closest agent; an
+	// A typo gets the CLI's note with the closest agent; an
 	// existing recipient none.
 	if sum, _ := p.ok("st_msg_send", map[string]any{"to": "bbo", "body": "hi"}); !strings.HasSuffix(sum, "\nnote: bbo had no folder before this message, so it is a new agent; did you mean bob?") {
 		t.Errorf("send to bbo: summary %q, want the note naming bob", sum)
@@ -110,7 +110,7 @@ func mcpJSONString(s string) string {
 	return string(b)
 }
 
-// §8 case 57, issue 14: no agent in the environment → a throwaway
+// §8 case 57, and ours beyond it: no agent in the environment → a throwaway
 // anon-<rand6> whose tools work, announced nowhere (Claude Code logs an
 // MCP server's stderr as an error), and gone when the session ends
 // without using it, so sessions without an agent pile up nothing.

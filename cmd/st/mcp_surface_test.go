@@ -12,8 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// §8 case 55: exactly the 13 tools, 14 with --channel; plus issue 19's
-// three reservation tools, search and ack.
+// §8 case 55: exactly the 13 tools, 14 with --channel; plus our three
+// reservation tools, search and ack.
 func TestMCPToolList(t *testing.T) {
 	root := t.TempDir()
 	plain := []string{"st_agents", "st_context_append", "st_context_read", "st_context_write", "st_msg_ack", "st_msg_archive", "st_msg_ls",

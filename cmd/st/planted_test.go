@@ -1,6 +1,6 @@
 package main
 
-// The planted-file matrix (issue 15): at every path a reader or a hook
+// The planted-file matrix: at every path a reader or a hook
 // opens, a store can hold something hostile instead of a file: a symlink
 // to a file or a folder outside the root, a FIFO, a folder, a symlink to
 // /dev/zero. Every verb, hook, MCP tool and dashboard page runs against

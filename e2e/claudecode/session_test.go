@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// oldAsyncSessionStart is SessionStart as installs before issue 14
+// oldAsyncSessionStart is SessionStart as older installs
 // wired it: async + asyncRewake, the context on stderr with exit 2.
 const oldAsyncSessionStart = `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","async":true,"asyncRewake":true,"command":"st hook session-start"}]}]}}`
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The runtime parts of issue 11 as the real Codex sees them: the
+// The hooks at run time as the real Codex sees them: the
 // per-agent Stop cursor and the silent exit without an agent.
 
 // The first Stop must not announce again what SessionStart just listed.
