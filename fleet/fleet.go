@@ -70,6 +70,13 @@ type Record struct {
 	// work.
 	PushFailing int64 `json:"pushFailing,omitempty"`
 	PullFailing int64 `json:"pullFailing,omitempty"`
+	// PushTried and PullTried are the host's last push and pull, whatever
+	// their outcome (unix ms), 0 in records from before they existed. A
+	// direction not tried for the stale limit is no longer how the host
+	// syncs (a hub's spoke turned mesh host with `serve push` never pulls
+	// again): its old failure or age must not mark the host for ever.
+	PushTried int64 `json:"pushTried,omitempty"`
+	PullTried int64 `json:"pullTried,omitempty"`
 	// Agents maps each agent the host claims to the time of the agent's
 	// newest own write there (its home mark, home.go).
 	Agents map[string]int64 `json:"agents"`

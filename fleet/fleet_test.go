@@ -226,3 +226,31 @@ func TestFailingPushesShow(t *testing.T) {
 		t.Errorf("Ago = %q", got)
 	}
 }
+
+// A direction the host stopped trying (a spoke that pulled from a hub,
+// now a mesh host running `st sync serve push`) stops counting once it
+// has not been tried for the stale limit: its last failure no longer
+// marks the host failing and stale for ever. Tried lately, it counts.
+func TestRetiredDirectionStopsCounting(t *testing.T) {
+	now := time.UnixMilli(100_000_000)
+	ms := now.UnixMilli()
+	stale := DefaultStaleAfter.Milliseconds()
+	for _, c := range []struct {
+		name      string
+		pullTried int64
+		want      string
+	}{
+		{"pull tried within the limit", ms - stale + 60_000, "a (here), never synced, PULL FAILING for 15m, STALE"},
+		{"pull not tried for the limit", ms - stale - 60_000, "a (here), synced 2s ago"},
+		{"a record that does not say", 0, "a (here), never synced, PULL FAILING for 15m, STALE"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := tree(t)
+			Write(tr, Record{Host: "a", At: ms, LastPush: ms - 2000, PushTried: ms - 2000,
+				PullFailing: ms - stale, PullTried: c.pullTried, Agents: map[string]int64{}})
+			if got := Read(tr, "a", now, 0).Hosts[0].Ago(now); got != c.want {
+				t.Errorf("Ago = %q, want %q", got, c.want)
+			}
+		})
+	}
+}

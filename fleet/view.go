@@ -52,6 +52,7 @@ func Read(t *fsutil.Tree, local string, now time.Time, staleAfter time.Duration)
 	recs := Records(t)
 	f := Fleet{agents: Owners(recs), others: DoubleClaims(recs)}
 	for name, r := range recs {
+		r = r.inUse(staleAfter)
 		h := Host{Name: name, Local: name == local}
 		at := r.At
 		if h.Local {
@@ -87,6 +88,22 @@ func Read(t *fsutil.Tree, local string, now time.Time, staleAfter time.Duration)
 	}
 	slices.SortFunc(f.Hosts, func(a, b Host) int { return strings.Compare(a.Name, b.Name) })
 	return f
+}
+
+// inUse is r without the direction the host has stopped trying: one
+// whose last try is more than staleAfter older than the record. Records
+// that do not say when a direction was tried keep both.
+func (r Record) inUse(staleAfter time.Duration) Record {
+	retired := func(tried int64) bool {
+		return tried > 0 && r.At-tried > staleAfter.Milliseconds()
+	}
+	if retired(r.PushTried) {
+		r.LastPush, r.PushFailing = 0, 0
+	}
+	if retired(r.PullTried) {
+		r.LastPull, r.PullFailing = 0, 0
+	}
+	return r
 }
 
 // localSynced is when this machine's store was last brought up to date:

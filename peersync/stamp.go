@@ -45,23 +45,25 @@ func (s *Syncer) stamp(stage string, o outcome) []string {
 	now := s.now().UnixMilli()
 	own := fleet.Records(t)[s.Host]
 	rec := fleet.Record{Host: s.Host, At: now, LastPush: own.LastPush, LastPull: own.LastPull,
-		PushFailing: own.PushFailing, PullFailing: own.PullFailing, Agents: map[string]int64{}}
+		PushFailing: own.PushFailing, PullFailing: own.PullFailing,
+		PushTried: own.PushTried, PullTried: own.PullTried, Agents: map[string]int64{}}
 	for id, at := range fleet.HomeMarks(s.StateDir, s.Root) {
 		if layout.ValidAgent(id) {
 			rec.Agents[id] = at
 		}
 	}
-	last, failing := &rec.LastPush, &rec.PushFailing
+	last, failing, tried := &rec.LastPush, &rec.PushFailing, &rec.PushTried
 	if stage == "pull" {
-		last, failing = &rec.LastPull, &rec.PullFailing
+		last, failing, tried = &rec.LastPull, &rec.PullFailing, &rec.PullTried
 	}
 	switch o {
 	case succeeded:
-		*last, *failing = now, 0
+		*last, *failing, *tried = now, 0, now
 	case failed:
 		if *failing == 0 {
 			*failing = now
 		}
+		*tried = now
 	}
 	removed, _ := fleet.Write(t, rec)
 	return removed

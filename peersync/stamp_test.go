@@ -94,3 +94,35 @@ func TestSyncedAtAndStale(t *testing.T) {
 		t.Errorf("laptop after a failed push: %+v, want its last good sync, stale, push failing", h)
 	}
 }
+
+// A host that once pulled and now only pushes (a hub's spoke turned mesh
+// host, `st sync serve push`) is not shown failing for ever because its
+// last pull failed: once pulls have not been tried for the stale limit,
+// only its pushes count.
+func TestPushOnlyHostForgetsItsOldPullFailure(t *testing.T) {
+	a, b := newMachine(t, t.TempDir()), newMachine(t, t.TempDir())
+	a.s.Host = "laptop"
+	clock := time.UnixMilli(1_000_000_000)
+	a.s.Now = func() time.Time { return clock }
+	a.send("alice", "bob", "hi\n")
+	a.wrote("alice")
+	t.Setenv("RSYNC_RSH", "false")
+	if err := a.s.Pull("nosuchhost.invalid:st"); err == nil {
+		t.Fatal("pull from a dead host succeeded")
+	}
+	push := func() {
+		t.Helper()
+		if err := a.s.Push("local:" + b.root); err != nil {
+			t.Fatal(err)
+		}
+	}
+	push()
+	if h, _ := a.fleet(clock).AgentHost("alice"); h.Failing != "pull" {
+		t.Errorf("right after the failed pull: %+v, want pull failing", h)
+	}
+	clock = clock.Add(time.Hour + time.Minute) // past the stale limit a.fleet reads with
+	push()
+	if h, _ := a.fleet(clock).AgentHost("alice"); h.Failing != "" || h.Stale || *h.SyncedAt != clock.UnixMilli() {
+		t.Errorf("pushing alone for the stale limit: %+v, want synced now, not failing or stale", h)
+	}
+}
