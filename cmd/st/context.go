@@ -5,7 +5,7 @@ import "fmt"
 // contextCmd groups the restart-context verbs.
 type contextCmd struct {
 	Read   contextReadCmd   `cmd:"" reads:"ST_ROOT ST_AGENT" help:"print now.md, the decisions log, or both"`
-	Write  contextWriteCmd  `cmd:"" reads:"ST_ROOT ST_AGENT ST_MAX_MESSAGE_BYTES XDG_STATE_HOME" help:"replace now.md with stdin (at most the maximum message size)"`
+	Write  contextWriteCmd  `cmd:"" reads:"ST_ROOT ST_AGENT ST_MAX_MESSAGE_BYTES XDG_STATE_HOME ST_HOST" help:"replace now.md with stdin (at most the maximum message size)"`
 	Append contextAppendCmd `cmd:"" reads:"ST_ROOT ST_AGENT XDG_STATE_HOME" help:"record one decision and why in decisions/"`
 }
 

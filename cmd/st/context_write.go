@@ -24,7 +24,7 @@ func (c *contextWriteCmd) Run(a *app) error {
 		return err
 	}
 	defer t.Close()
-	n, err := agentctx.WriteNow(t, id, body)
+	n, err := agentctx.WriteNow(a.forOwner(t, id), id, body)
 	if err != nil {
 		return err
 	}

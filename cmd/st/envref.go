@@ -52,7 +52,7 @@ var envGroups = []settingGroup{
 		{"ST_CAPTURE_PROMPTS", "", "1 stores each UserPromptSubmit payload under <agent>/spool/ (as config.yaml's capture_prompts: true)", "user-prompt-submit"},
 	}},
 	{"Fleet and dashboard", "", []setting{
-		{"ST_HOST", "the machine's host name", "this machine's name in the fleet (.st-hosts/<host>)", "st sync, agents, overview, st-dashboard, session-start, codex-session-start (the fleet brief)"},
+		{"ST_HOST", "the machine's host name", "this machine's name in the fleet (.st-hosts/<host>)", "st sync, agents, overview, status --set and context write (for another agent), st-dashboard, session-start, codex-session-start (the fleet brief)"},
 		{"ST_SYNC_STALE_S", "900", "a host not synced for this many seconds is flagged STALE", "agents, overview, st-dashboard, session-start, codex-session-start (the fleet brief)"},
 		{"ST_SYNC_TIMEOUT_S", "120", "seconds one peer may take before its rsync and ssh are stopped", "st sync, st sync serve"},
 		{"RSYNC_RSH", "ssh", "the remote shell rsync runs, e.g. \"ssh -p 2222 -i ~/.ssh/st_sync\" (rsync's own variable); st adds its connect and keep-alive timeouts unless it sets them with -o", "st sync"},

@@ -62,3 +62,50 @@ func TestRewritesMoveModTimeForward(t *testing.T) {
 		}
 	}
 }
+
+// Through Behind, a rewrite of an existing file is stamped a whole
+// second before the copy it replaces, so the owner's copy wins any
+// rsync --update; a new file is stamped now, and the tree it came from
+// still moves forward.
+func TestBehindRewritesLoseToTheCopyTheyReplace(t *testing.T) {
+	dir := t.TempDir()
+	tr, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	owner := time.Now().Add(-time.Minute).Truncate(time.Second).Add(300 * time.Millisecond)
+	if err := tr.WriteAtomic("status", []byte("busy\n")); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "status")
+	if err := os.Chtimes(path, owner, owner); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Behind().WriteAtomic("status", []byte("away\n")); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := owner.Truncate(time.Second).Add(-ModTimeStep); !fi.ModTime().Equal(want) {
+		t.Errorf("behind rewrite: mtime %v, want %v", fi.ModTime(), want)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "away\n" {
+		t.Errorf("behind rewrite wrote %q", b)
+	}
+	before := time.Now().Add(-time.Second)
+	if err := tr.Behind().WriteAtomic("fresh", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, "fresh")); fi.ModTime().Before(before) {
+		t.Errorf("a new file through Behind: mtime %v, want now", fi.ModTime())
+	}
+	if err := tr.WriteAtomic("status", []byte("dnd\n")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(path); fi.ModTime().Before(before) {
+		t.Errorf("the tree's own next rewrite: mtime %v, want now", fi.ModTime())
+	}
+}

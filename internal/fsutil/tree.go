@@ -42,6 +42,21 @@ const (
 type Tree struct {
 	base string
 	root *os.Root
+	// behind makes WriteAtomic stamp a rewrite behind the copy it
+	// replaces (Behind).
+	behind bool
+}
+
+// Behind is a view of t whose WriteAtomic stamps each rewrite of an
+// existing file a second behind the copy it replaces (BehindModTime)
+// instead of after it. It is for writes to files another host owns: a
+// sync that keeps the newer copy (rsync --update) then never carries
+// them to the owner, and the owner's copy replaces them at the next
+// sync. The view shares t's handle: close t, not the view.
+func (t *Tree) Behind() *Tree {
+	v := *t
+	v.behind = true
+	return &v
 }
 
 // Open opens the tree at base, which must exist.

@@ -67,7 +67,11 @@ func (t *Tree) writeAtomic(rel string, data []byte) error {
 	if fi, err := sub.Lstat(name); err == nil {
 		prev = fi.ModTime()
 	}
-	if err := setModTime(pf.File, NextModTime(prev, time.Now())); err != nil {
+	stamp := NextModTime(prev, time.Now())
+	if t.behind && !prev.IsZero() {
+		stamp = BehindModTime(prev)
+	}
+	if err := setModTime(pf.File, stamp); err != nil {
 		return err
 	}
 	if err := pf.CloseAtomicallyReplace(); err != nil {
@@ -94,6 +98,14 @@ func NextModTime(prev, now time.Time) time.Time {
 		return now
 	}
 	return time.Unix(prev.Unix()+1, 0)
+}
+
+// BehindModTime is the modification time of a rewrite that must lose to
+// the copy it replaces (Tree.Behind): a whole step before prev's, so
+// rsync --update, which compares whole seconds, takes any copy from the
+// owner over it.
+func BehindModTime(prev time.Time) time.Time {
+	return time.Unix(prev.Unix(), 0).Add(-ModTimeStep)
 }
 
 // isReplaceTemp matches renameio's temp names for target: "." + target
