@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	hostfleet "github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
@@ -89,7 +90,11 @@ func (s *Server) serveStatus(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}
-	if err := status.Set(s.t, id, state); err != nil {
+	// The page acts for a person, not for id: where id lives on another
+	// host, the change is held back there (fleet.ForOwner) and the page
+	// says so.
+	tw, home := hostfleet.ForOwner(s.t, id, "", s.cfg.Host)
+	if err := status.Set(tw, id, state); err != nil {
 		code := http.StatusInternalServerError
 		var se *sterr.Error
 		if errors.As(err, &se) {
@@ -98,7 +103,11 @@ func (s *Server) serveStatus(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, code, err.Error())
 		return
 	}
-	s.done200(w, r, map[string]any{"ok": true, "status": state, "message": "status: " + state},
+	message := "status: " + state
+	if home != "" {
+		message += " (" + hostfleet.OwnerNote(id, home) + ")"
+	}
+	s.done200(w, r, map[string]any{"ok": true, "status": state, "message": message},
 		"/agent/"+id+"?status="+url.QueryEscape(state))
 }
 

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -240,6 +241,35 @@ func TestSetStatus(t *testing.T) {
 	res, _ = do(t, s.Handler(), post(s, "/agent/bob/status", url.Values{"state": {"busy"}, "csrf": {""}}))
 	if got, _ := os.ReadFile(filepath.Join(root, "bob/status")); res.StatusCode != 403 || string(got) != "dnd\n" {
 		t.Errorf("set without a token = %d, status %q", res.StatusCode, got)
+	}
+}
+
+// TestSetStatusOfAnAgentLivingElsewhere: the page acts for a person, so
+// setting the status of an agent whose home is another host is stamped
+// behind the copy it replaces (no sync puts it over the home's copy) and
+// the answer says so.
+func TestSetStatusOfAnAgentLivingElsewhere(t *testing.T) {
+	root := writeStore(t, agentFolders)
+	home := time.Now().Add(-time.Minute).Truncate(time.Second)
+	if err := os.WriteFile(filepath.Join(root, "bob/status"), []byte("dnd\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(filepath.Join(root, "bob/status"), home, home)
+	os.MkdirAll(filepath.Join(root, ".st-hosts"), 0o755)
+	record := fmt.Sprintf(`{"host":"hostb","at":%d,"lastOK":0,"agents":{"bob":%d}}`, home.UnixMilli(), home.UnixMilli())
+	if err := os.WriteFile(filepath.Join(root, ".st-hosts/hostb.json"), []byte(record), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, root, func(c *Config) { c.Host = "hosta" })
+	r := post(s, "/agent/bob/status", url.Values{"state": {"away"}})
+	r.Header.Set("Accept", "application/json")
+	res, body := do(t, s.Handler(), r)
+	if res.StatusCode != http.StatusOK || !strings.Contains(body, "bob lives on hostb") {
+		t.Fatalf("set = %d %s, want 200 and the note", res.StatusCode, body)
+	}
+	fi, err := os.Stat(filepath.Join(root, "bob/status"))
+	if got, _ := os.ReadFile(filepath.Join(root, "bob/status")); err != nil || string(got) != "away\n" || !fi.ModTime().Before(home) {
+		t.Errorf("bob/status = %q at %v, want away stamped before the home's copy (%v)", got, fi.ModTime(), home)
 	}
 }
 

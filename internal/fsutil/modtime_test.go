@@ -13,12 +13,7 @@ import (
 // file came from a clock that runs ahead: a sync keeping the newer copy
 // must be able to tell each version from the one before.
 func TestRewritesMoveModTimeForward(t *testing.T) {
-	dir := t.TempDir()
-	tr, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
+	tr, dir := open(t)
 	mtime := func(rel string) time.Time {
 		fi, err := os.Stat(filepath.Join(dir, rel))
 		if err != nil {
@@ -68,12 +63,7 @@ func TestRewritesMoveModTimeForward(t *testing.T) {
 // rsync --update; a new file is stamped now, and the tree it came from
 // still moves forward.
 func TestBehindRewritesLoseToTheCopyTheyReplace(t *testing.T) {
-	dir := t.TempDir()
-	tr, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
+	tr, dir := open(t)
 	owner := time.Now().Add(-time.Minute).Truncate(time.Second).Add(300 * time.Millisecond)
 	if err := tr.WriteAtomic("status", []byte("busy\n")); err != nil {
 		t.Fatal(err)
