@@ -135,6 +135,8 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 		return hook{run: userPromptSubmit, readsPayload: true, readsConfig: true, onStore: true, createsRoot: true}, true
 	case SubagentStart:
 		return hook{run: subagentStart, readsPayload: true, readsConfig: true, onStore: true}, true
+	case SubagentStop:
+		return hook{run: subagentStop, readsPayload: true, readsConfig: true, onStore: true}, true
 	case PreToolUse:
 		return hook{run: preToolUse, readsPayload: true, readsConfig: true, onStore: true}, true
 	case PostToolUse:
