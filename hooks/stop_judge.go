@@ -295,8 +295,13 @@ func codexJudge(opt Options) Result {
 	ctx, cancel := opt.lockCtx()
 	defer cancel()
 	c.t, c.ctx = t, ctx
-	if nudge := judgeStop(c); nudge != "" {
-		return codexJSON(orderedStop{"block", nudge})
+	nudge := judgeStop(c)
+	res := Result{}
+	if nudge != "" {
+		res = codexJSON(orderedStop{"block", nudge})
 	}
-	return Result{}
+	if c.line.Advice != "" || c.line.Judge != "" {
+		res.decided = &decision{advice: c.line.Advice, judge: c.line.Judge}
+	}
+	return res
 }
