@@ -147,6 +147,11 @@ func (t *Tree) deliver(dir string, data []byte, newName func() string) (string, 
 		name := newName()
 		tmp := fmt.Sprintf("%s%s.%d%s", deliverTempPrefix, name, os.Getpid(), deliverTempSuffix)
 		if err := writeNew(sub, tmp, data); err != nil {
+			// The temp name is taken only by a writer of the same name
+			// with the same PID: another host's, on a shared filesystem.
+			if errors.Is(err, fs.ErrExist) {
+				continue
+			}
 			return "", err
 		}
 		err := sub.Link(tmp, name)

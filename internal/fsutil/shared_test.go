@@ -1,0 +1,182 @@
+package fsutil
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/smalltalk-go/st/internal/glustertest"
+)
+
+// These tests run the primitives on a real distributed filesystem: one
+// GlusterFS volume mounted several times, each mount standing in for a
+// host. They skip where the volume cannot run (glustertest says why).
+
+func sharedTrees(t *testing.T, mounts int) []*Tree {
+	t.Helper()
+	s := glustertest.ForTest(t, mounts)
+	trees := make([]*Tree, mounts)
+	for i, d := range s.Dirs {
+		tr, err := Open(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { tr.Close() })
+		trees[i] = tr
+	}
+	return trees
+}
+
+// TestFSOfGlusterMount: a GlusterFS mount is named and known as shared.
+func TestFSOfGlusterMount(t *testing.T) {
+	s := glustertest.ForTest(t, 1)
+	got, err := FSOf(s.Dirs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (FS{Name: "fuse.glusterfs", Network: true, Shared: true}); got != want {
+		t.Errorf("FSOf(gluster mount) = %+v, want %+v", got, want)
+	}
+	local, err := FSOf(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if local.Shared {
+		t.Errorf("FSOf(temp folder) = %+v: a local disk taken for a shared one", local)
+	}
+}
+
+// TestLockAcrossMounts: the lock taken through one mount keeps every
+// other mount out until it is released, and lives in the store.
+func TestLockAcrossMounts(t *testing.T) {
+	trees := sharedTrees(t, 3)
+	unlock, err := trees[0].Lock(context.Background(), "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range trees[1:] {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		if u, err := tr.Lock(ctx, "k"); err == nil {
+			u()
+			t.Errorf("%s: lock granted while mount 0 holds it", tr.Base())
+		}
+		cancel()
+	}
+	if _, err := os.Stat(filepath.Join(trees[1].Base(), SharedLockDir, "k.lock")); err != nil {
+		t.Errorf("lock file not in the store: %v", err)
+	}
+	unlock()
+	u, err := trees[2].Lock(context.Background(), "k")
+	if err != nil {
+		t.Fatalf("lock after release: %v", err)
+	}
+	u()
+}
+
+// TestLockCountsAcrossMounts: goroutines on every mount increment a
+// counter file under the lock; a lost update means two held it at once.
+func TestLockCountsAcrossMounts(t *testing.T) {
+	trees := sharedTrees(t, 4)
+	if err := trees[0].WriteAtomic("n", []byte("0")); err != nil {
+		t.Fatal(err)
+	}
+	const each = 25
+	var wg sync.WaitGroup
+	var failed atomic.Value
+	for _, tr := range trees {
+		for range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range each {
+					unlock, err := tr.Lock(context.Background(), "counter")
+					if err != nil {
+						failed.Store(err)
+						return
+					}
+					b, _, err := tr.ReadRegular("n")
+					var n int
+					if err == nil {
+						_, err = fmt.Sscan(string(b), &n)
+					}
+					if err == nil {
+						err = tr.WriteAtomic("n", []byte(fmt.Sprint(n+1)))
+					}
+					unlock()
+					if err != nil {
+						failed.Store(err)
+						return
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	if err, _ := failed.Load().(error); err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := trees[1].ReadRegular("n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprint(len(trees) * 2 * each); string(b) != want {
+		t.Errorf("counter = %s, want %s: updates were lost, the lock did not exclude", b, want)
+	}
+}
+
+// TestDeliverNoReplaceAcrossMounts: every mount delivers under the same
+// name at once, round after round; exactly one gets it, and the file is
+// that one's whole content.
+func TestDeliverNoReplaceAcrossMounts(t *testing.T) {
+	trees := sharedTrees(t, 4)
+	if err := trees[0].MkdirAll("inbox"); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 30 {
+		name := fmt.Sprintf("%d.md", round)
+		var wg sync.WaitGroup
+		won := make([]bool, len(trees))
+		start := make(chan struct{})
+		for i, tr := range trees {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				body := []byte(strings.Repeat(fmt.Sprint(i), 70000))
+				_, err := tr.Deliver("inbox", body, func() string { return name })
+				switch {
+				case err == nil:
+					won[i] = true
+				case !errors.Is(err, ErrCollisions):
+					t.Errorf("mount %d: %v", i, err)
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		winners := 0
+		for i, w := range won {
+			if w {
+				winners++
+				b, _, err := trees[(i+1)%len(trees)].ReadRegular("inbox/" + name)
+				if err != nil || string(b) != strings.Repeat(fmt.Sprint(i), 70000) {
+					t.Errorf("round %d: the winner's file read through another mount: %d bytes, %v", round, len(b), err)
+				}
+			}
+		}
+		if winners != 1 {
+			t.Fatalf("round %d: %d deliveries under one name, want 1", round, winners)
+		}
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(trees[0].Base(), "inbox", ".*"))
+	if len(leftovers) > 0 {
+		t.Errorf("temp files left: %v", leftovers)
+	}
+}
