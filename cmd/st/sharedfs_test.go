@@ -19,6 +19,7 @@ import (
 
 	"github.com/smalltalk-go/st/internal/glustertest"
 	"github.com/smalltalk-go/st/message"
+	"github.com/smalltalk-go/st/watch"
 )
 
 // These tests run the real st binary against one store on a GlusterFS
@@ -349,4 +350,25 @@ func TestSharedKillMidWrite(t *testing.T) {
 	}
 	t.Logf("%d processes, %d killed, %d messages acknowledged, %d delivered, %d temp files left for the next writer to sweep",
 		mounts*each, killed, len(acked), len(present), temps)
+}
+
+// TestSharedWatchSeesAnotherMount: `st watch` on one mount, with an
+// hour's --interval, prints a message sent through another mount, whose
+// arrival inotify never reports, within watch.SharedPoll and the
+// filesystem's own delay.
+func TestSharedWatchSeesAnotherMount(t *testing.T) {
+	stBinary(t)
+	roots, env := sharedStore(t, 2)
+	first, e, code, err := runIn(env(0, "bob"), nil, "message", "send", "alice", "-q", "-m", "first")
+	if err != nil || code != 0 {
+		t.Fatalf("send: %v %d %s", err, code, e)
+	}
+	w := startWatch(t, roots[1], "--interval", "3600000")
+	w.expect(t, strings.TrimSpace(first), 10*time.Second)
+	out, e, code, err := runIn(env(0, "bob"), nil, "message", "send", "alice", "-q", "-m", "second")
+	if err != nil || code != 0 {
+		t.Fatalf("send: %v %d %s", err, code, e)
+	}
+	took := w.expect(t, strings.TrimSpace(out), watch.SharedPoll+3*time.Second)
+	t.Logf("a send on mount 0 printed by st watch on mount 1 after %s", took.Round(time.Millisecond))
 }
