@@ -11,6 +11,7 @@ import (
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/watch"
 )
 
 // The doctor fires each hook against a temporary root, which proves the
@@ -46,6 +47,9 @@ func checkStore(s StoreCheck, fail func(string, ...any), w io.Writer) {
 			"st's hooks ignore it and record nothing; set a valid one, e.g. %s=%s", s.AgentVar, s.Agent, s.AgentVar, suggestAgent(s.Agent))
 	}
 	rootOK := checkFolder("store", s.Root, "ST_ROOT", s.MinFree, fail, w)
+	if rootOK && isDir(s.Root) {
+		checkSharedFS(s.Root, fail, w)
+	}
 	if rootOK && s.Agent != "" && layout.ValidAgent(s.Agent) && isDir(s.Root) {
 		checkFolder("store", filepath.Join(s.Root, s.Agent), "ST_ROOT", s.MinFree, fail, w)
 	}
@@ -105,6 +109,25 @@ func checkFolder(label, dir, setBy string, minFree uint64, fail func(string, ...
 	}
 	fmt.Fprintf(w, "  ok    %s: %s writable, %s free%s\n", label, dir, size(free), note)
 	return true
+}
+
+// checkSharedFS says when the store is on a network or FUSE filesystem,
+// where other hosts write too, and probes there that the primitives st
+// relies on hold (fsutil.ProbeShared). A local disk gets no line.
+func checkSharedFS(root string, fail func(string, ...any), w io.Writer) {
+	fsys, err := fsutil.FSOf(root)
+	if err != nil || !fsys.Shared {
+		return
+	}
+	if err := fsutil.ProbeShared(root); err != nil {
+		fail("store: %s is on %s, and %v: hosts sharing this store can lose or double messages and grant one file "+
+			"to two agents; put the store on a filesystem whose locks and links work between clients (see docs/sharedfs.md), "+
+			"or give each host its own store and use st sync", root, fsys, bare(err))
+		return
+	}
+	fmt.Fprintf(w, "  ok    store: %s is on %s: flock keeps a second open out, a link never replaces, a rename replaces whole; "+
+		"st keeps its locks in the store (%s/) and its watchers look every %s for other hosts' writes\n",
+		root, fsys, fsutil.SharedLockDir, watch.SharedPoll)
 }
 
 // bare is err without the path that the report already names.

@@ -87,7 +87,7 @@ func TestLockCountsAcrossMounts(t *testing.T) {
 	if err := trees[0].WriteAtomic("n", []byte("0")); err != nil {
 		t.Fatal(err)
 	}
-	const each = 25
+	const each = 15
 	var wg sync.WaitGroup
 	var failed atomic.Value
 	for _, tr := range trees {
@@ -178,5 +178,17 @@ func TestDeliverNoReplaceAcrossMounts(t *testing.T) {
 	leftovers, _ := filepath.Glob(filepath.Join(trees[0].Base(), "inbox", ".*"))
 	if len(leftovers) > 0 {
 		t.Errorf("temp files left: %v", leftovers)
+	}
+}
+
+// TestProbeSharedOnGluster: the doctor's probe holds on GlusterFS and
+// leaves nothing.
+func TestProbeSharedOnGluster(t *testing.T) {
+	s := glustertest.ForTest(t, 1)
+	if err := ProbeShared(s.Dirs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if left := names(t, s.Dirs[0]); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
 	}
 }
