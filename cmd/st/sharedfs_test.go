@@ -372,3 +372,25 @@ func TestSharedWatchSeesAnotherMount(t *testing.T) {
 	took := w.expect(t, strings.TrimSpace(out), watch.SharedPoll+3*time.Second)
 	t.Logf("a send on mount 0 printed by st watch on mount 1 after %s", took.Round(time.Millisecond))
 }
+
+// TestSharedMCPChannelSeesAnotherMount: `st mcp --channel` on one mount,
+// with its default backstop (15 s), pushes a message sent through
+// another mount within watch.SharedPoll and the filesystem's own delay.
+func TestSharedMCPChannelSeesAnotherMount(t *testing.T) {
+	stBinary(t)
+	roots, env := sharedStore(t, 2)
+	mcpMkAgent(t, roots[0], "alice")
+	p := startMCP(t, roots[1], append(env(1, "alice"), "GORACE=atexit_sleep_ms=0"), "--channel")
+	// The channel is up once the server answers a call.
+	p.ok("st_msg_send", map[string]any{"to": "bob", "body": "x"})
+	out, e, code, err := runIn(env(0, "bob"), nil, "message", "send", "alice", "-q", "-m", "across")
+	if err != nil || code != 0 {
+		t.Fatalf("send: %v %d %s", err, code, e)
+	}
+	start := time.Now()
+	f, ok := p.frame(watch.SharedPoll + 3*time.Second)
+	if !ok || !strings.Contains(f.raw, `"messageFilename":"`+strings.TrimSpace(out)+`"`) {
+		t.Fatalf("no channel frame for %s within %s (got %q)", strings.TrimSpace(out), watch.SharedPoll+3*time.Second, f.raw)
+	}
+	t.Logf("a send on mount 0 pushed by st mcp --channel on mount 1 after %s", time.Since(start).Round(time.Millisecond))
+}
