@@ -172,7 +172,7 @@ func (t *Tree) openRegular(rel string) (*os.File, fs.FileInfo, error) {
 	fi, err := t.checkRegular(f, rel)
 	if err != nil {
 		closeQuietly(f)
-		return nil, nil, err
+		return nil, nil, vanished(err)
 	}
 	return f, fi, nil
 }

@@ -192,3 +192,66 @@ func TestProbeSharedOnGluster(t *testing.T) {
 		t.Errorf("left behind: %v", left)
 	}
 }
+
+// TestWriteAtomicReadAcrossMounts: one mount rewrites a file as fast as
+// it can while another reads it; every read is one whole version, and
+// none fails (a read that meets the stale handle of a file renamed over
+// on another mount looks again).
+func TestWriteAtomicReadAcrossMounts(t *testing.T) {
+	trees := sharedTrees(t, 2)
+	version := func(n int) []byte {
+		return []byte(fmt.Sprintf("%08d %s\n", n, strings.Repeat(fmt.Sprint(n%10), 20000+n%7*10000)))
+	}
+	whole := func(b []byte) bool {
+		var n int
+		_, err := fmt.Sscanf(string(b), "%08d", &n)
+		return err == nil && string(b) == string(version(n))
+	}
+	if err := trees[0].WriteAtomic("status", version(0)); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := make(chan int)
+	go func() {
+		n := 1
+		for ; ; n++ {
+			select {
+			case <-stop:
+				done <- n
+				return
+			default:
+			}
+			if err := trees[0].WriteAtomic("status", version(n)); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	reads, failed := 0, 0
+	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); reads++ {
+		var b []byte
+		var err error
+		switch reads % 3 { // each reader st uses for a rewritten file
+		case 0:
+			b, _, err = trees[1].ReadRegular("status")
+		case 1:
+			b, _, err = trees[1].ReadHeadTail("status", 1<<20)
+		default:
+			var f *Folder
+			if f, err = trees[1].OpenFolder("."); err == nil {
+				b, _, err = f.ReadPrefix("status", 1<<20)
+				f.Close()
+			}
+		}
+		switch {
+		case err != nil:
+			failed++
+			if failed <= 5 {
+				t.Errorf("read %d: %v", reads, err)
+			}
+		case !whole(b):
+			t.Errorf("read %d: torn, %d bytes", reads, len(b))
+		}
+	}
+	close(stop)
+	t.Logf("%d rewrites through one mount, %d reads through the other, %d failed", <-done, reads, failed)
+}

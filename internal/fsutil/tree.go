@@ -18,6 +18,7 @@
 package fsutil
 
 import (
+	"fmt"
 	"bytes"
 	"errors"
 	"io"
@@ -27,6 +28,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -204,7 +206,66 @@ var ErrTooLarge = errors.New("file too large")
 
 // ReadRegular reads rel only if it is a regular file. It never follows a
 // final symlink and never blocks on a FIFO planted under a message name.
-func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
+// A file replaced while it is read is read again (replacedAttempts).
+func (t *Tree) ReadRegular(rel string) (data []byte, fi fs.FileInfo, err error) {
+	err = retryReplaced(func() error {
+		data, fi, err = t.readRegular(rel)
+		return err
+	})
+	if errors.Is(err, errSwapped) {
+		err = &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
+	}
+	return data, fi, err
+}
+
+// replacedAttempts bounds how often a reader tries a file that was
+// replaced (WriteAtomic's rename) while it read it. On a local disk the
+// reader keeps the old file open and reads it whole; on NFS and FUSE
+// filesystems such as GlusterFS, a rename made on another host can leave
+// this host's lookup pointing at the file it removed for a moment: the
+// open, fstat or read fails with ESTALE, or the read with ENOENT. A
+// fresh lookup a little later finds the new version. The waits double
+// from a millisecond: 63 ms in all at most.
+const replacedAttempts = 7
+
+// errSwapped is readRegular's report that the name led to another
+// regular file between the check and the open: a rename, read again.
+var errSwapped = errors.New("replaced while opened")
+
+// errVanished marks a file that went away after it was opened: removed,
+// or replaced by a rename on another host.
+var errVanished = errors.New("gone while read")
+
+// vanished marks err when it says the open file is gone.
+func vanished(err error) error {
+	if errors.Is(err, syscall.ENOENT) {
+		return fmt.Errorf("%w: %w", errVanished, err)
+	}
+	return err
+}
+
+// replacedMeanwhile reports whether err says the file was replaced while
+// it was opened or read.
+func replacedMeanwhile(err error) bool {
+	return errors.Is(err, syscall.ESTALE) || errors.Is(err, errSwapped) || errors.Is(err, errVanished)
+}
+
+// retryReplaced runs read again, after a short wait, while it fails
+// because the file was replaced meanwhile, up to replacedAttempts times
+// in all; the last error stands (a file really removed reads as missing
+// on the next look).
+func retryReplaced(read func() error) error {
+	err := read()
+	wait := time.Millisecond
+	for try := 1; try < replacedAttempts && replacedMeanwhile(err); try++ {
+		time.Sleep(wait)
+		wait *= 2
+		err = read()
+	}
+	return err
+}
+
+func (t *Tree) readRegular(rel string) ([]byte, fs.FileInfo, error) {
 	// os.Root follows a final symlink that stays inside the root despite
 	// O_NOFOLLOW, so the name is checked with Lstat in its folder first
 	// and the opened file must be the one checked.
@@ -231,15 +292,18 @@ func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
 	defer closeQuietly(f)
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, vanished(err)
 	}
-	if !fi.Mode().IsRegular() || !os.SameFile(fi, lfi) {
+	if !fi.Mode().IsRegular() {
 		return nil, fi, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
+	}
+	if !os.SameFile(fi, lfi) {
+		return nil, fi, errSwapped
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(fi.Size()) + bytes.MinRead)
 	if _, err := buf.ReadFrom(f); err != nil {
-		return nil, nil, err
+		return nil, nil, vanished(err)
 	}
 	return buf.Bytes(), fi, nil
 }
