@@ -18,9 +18,9 @@
 package fsutil
 
 import (
-	"fmt"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
