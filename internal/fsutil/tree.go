@@ -9,7 +9,9 @@
 //     replacing one (temp dot-file, fsync, link, folder fsync), the
 //     Maildir protocol.
 //   - Lock takes an advisory lock kept outside the tree, so the whole
-//     root stays safe to sync.
+//     root stays safe to sync; on a shared filesystem (FSOf), where the
+//     writers to keep out are on other hosts, the lock file is in the
+//     tree (SharedLockDir) instead.
 //
 // Every temp file starts with "." and ends in ".tmp", so no reader ever
 // takes one for a message, and the next writer in a folder removes those
