@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
@@ -119,6 +120,11 @@ func checkSharedFS(root string, fail func(string, ...any), w io.Writer) {
 	if err != nil || !fsys.Shared {
 		return
 	}
+	if problem := sharedFSProblem(fsys); problem != "" {
+		fail("store: %s is on %s, %s: hosts sharing this store can grant one file to two agents and interleave "+
+			"their hook state; remount without it (docs/sharedfs.md), or give each host its own store and use st sync", root, fsys, problem)
+		return
+	}
 	if err := fsutil.ProbeShared(root); err != nil {
 		fail("store: %s is on %s, and %v: hosts sharing this store can lose or double messages and grant one file "+
 			"to two agents; put the store on a filesystem whose locks and links work between clients (see docs/sharedfs.md), "+
@@ -126,8 +132,37 @@ func checkSharedFS(root string, fail func(string, ...any), w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "  ok    store: %s is on %s: flock keeps a second open out, a link never replaces, a rename replaces whole; "+
-		"st keeps its locks in the store (%s/) and its watchers look every %s for other hosts' writes\n",
-		root, fsys, fsutil.SharedLockDir, watch.SharedPoll)
+		"st keeps its locks in the store (%s/) and its watchers look every %s for other hosts' writes%s\n",
+		root, fsys, fsutil.SharedLockDir, watch.SharedPoll, sharedFSNote(fsys))
+}
+
+// sharedFSProblem is what the mount's options say breaks st on a shared
+// filesystem, or "". NFS can keep flock local to each client: with
+// local_lock=flock or all (and nolock, NFSv3's way of saying all) every
+// host's locks succeed at once.
+func sharedFSProblem(fsys fsutil.FS) string {
+	if !strings.HasPrefix(fsys.Name, "nfs") {
+		return ""
+	}
+	for _, o := range strings.Split(fsys.Options, ",") {
+		switch o {
+		case "local_lock=flock", "local_lock=all":
+			return "mounted with " + o + ", so flock locks only this host's processes"
+		case "nolock":
+			return "mounted with nolock, so flock locks only this host's processes"
+		}
+	}
+	return ""
+}
+
+// sharedFSNote is what the doctor cannot check from here but the
+// filesystem needs, or "".
+func sharedFSNote(fsys fsutil.FS) string {
+	if fsys.Name == "fuse.glusterfs" {
+		return "; GlusterFS also needs its volume option performance.quick-read off, which a client cannot see " +
+			"(gluster volume get <volume> performance.quick-read; docs/sharedfs.md)"
+	}
+	return ""
 }
 
 // bare is err without the path that the report already names.

@@ -22,7 +22,8 @@ import (
 // sends per second, that rate over the rate of running an empty Go
 // binary as many at a time (the floor), and the time from a send's
 // return until the observer lists the message (median, p99; 0 when it
-// was listed before the sender exited). ST_SHAREDBENCH lists the runs as
+// was listed before the sender exited), and on GlusterFS the CPU each
+// send cost the brick and the FUSE clients. ST_SHAREDBENCH lists the runs as
 // writers:mounts (default "1:1,8:1,8:2,8:4,8:8"); scripts/sharedfs-bench
 // runs it.
 func BenchmarkSharedSends(b *testing.B) {
@@ -61,7 +62,16 @@ func BenchmarkSharedSends(b *testing.B) {
 				b.Skipf("skipping: %v", err)
 			}
 			defer s.Close()
-			sendBench(b, bin, s.Dirs, writers, dur, floor)
+			brick0, clients0 := s.CPU()
+			n := sendBench(b, bin, s.Dirs, writers, dur, floor)
+			brick1, clients1 := s.CPU()
+			if n > 0 {
+				perBrick := (brick1 - brick0) / time.Duration(n)
+				perClient := (clients1 - clients0) / time.Duration(n)
+				b.ReportMetric(float64(perBrick.Microseconds())/1000, "brick-cpu-ms/send")
+				b.ReportMetric(float64(perClient.Microseconds())/1000, "client-cpu-ms/send")
+				b.Logf("CPU per send: %s in the brick (glusterfsd), %s in the FUSE clients", perBrick, perClient)
+			}
 		})
 	}
 }
@@ -93,7 +103,7 @@ func execRate(bin string, env []string, writers int, dur time.Duration) float64 
 
 // sendBench runs the writers on dirs[1:] (round robin) and the observer
 // on dirs[0].
-func sendBench(b *testing.B, bin string, dirs []string, writers int, dur time.Duration, floor float64) {
+func sendBench(b *testing.B, bin string, dirs []string, writers int, dur time.Duration, floor float64) (sends int) {
 	home := b.TempDir()
 	root := func(i int) string { return filepath.Join(dirs[i], "store") }
 	if err := os.MkdirAll(filepath.Join(root(0), "bob", "inbox"), 0o777); err != nil {
@@ -186,4 +196,5 @@ func sendBench(b *testing.B, bin string, dirs []string, writers int, dur time.Du
 	if failed > 0 || missing > 0 {
 		b.Errorf("%d sends failed, %d acknowledged messages never listed", failed, missing)
 	}
+	return len(acked)
 }

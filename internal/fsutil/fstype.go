@@ -14,6 +14,10 @@ type FS struct {
 	// misses those writes, so watchers poll, and a lock must live on the
 	// filesystem itself to exclude the other writers (Tree.Lock).
 	Shared bool
+	// Options are the mount's options and the filesystem's own, comma
+	// separated as the mount table shows them (network and FUSE
+	// filesystems only): where an NFS mount's local_lock= is read.
+	Options string
 }
 
 // String names the filesystem for a person: its type, and whether it is

@@ -63,7 +63,27 @@ func FSOf(path string) (FS, error) {
 	}
 	// f_type is 32 bits wide whatever the word size (int32 on 32-bit
 	// systems, where CIFS's magic reads negative).
-	return fsFromMagic(uint32(st.Type), func() string { return fuseType(path) }), nil
+	var typ, options string
+	looked := false
+	look := func() {
+		if !looked {
+			typ, options = mountOf(path)
+			looked = true
+		}
+	}
+	fs := fsFromMagic(uint32(st.Type), func() string {
+		look()
+		sub, _ := strings.CutPrefix(typ, "fuse.") // "fuseblk": no subtype
+		if sub == typ {
+			return ""
+		}
+		return sub
+	})
+	if fs.Shared {
+		look()
+		fs.Options = options
+	}
+	return fs, nil
 }
 
 // fsFromMagic names a statfs type; fuse is asked for a FUSE mount's
@@ -84,38 +104,43 @@ func fsFromMagic(magic uint32, fuse func() string) FS {
 	return FS{Name: name, Network: fuseNetwork[sub], Shared: true}
 }
 
-// fuseType returns the subtype of the FUSE mount path is on ("glusterfs"
-// for "fuse.glusterfs"), matched by device number in the mount table, or
-// "" when it cannot be told.
-func fuseType(path string) string {
+// mountOf returns the type ("fuse.glusterfs", "nfs4") and the options
+// (the mount's, then the filesystem's) of the mount path is on, matched
+// by device number in the mount table; "" when it cannot be told.
+func mountOf(path string) (typ, options string) {
 	var st unix.Stat_t
 	if err := unix.Stat(path, &st); err != nil {
-		return ""
+		return "", ""
 	}
 	dev := fmt.Sprintf("%d:%d", unix.Major(st.Dev), unix.Minor(st.Dev))
 	f, err := os.Open("/proc/self/mountinfo")
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	defer closeQuietly(f)
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
-		// "36 35 0:40 / /mnt rw,relatime shared:1 - fuse.glusterfs src opts":
-		// the device is the third field, the type the first after " - ".
+		// "36 35 0:40 / /mnt rw,relatime shared:1 - fuse.glusterfs src rw,opts":
+		// the device is the third field, the mount's options the sixth,
+		// and after " - " come the type, the source and the filesystem's.
 		fields := strings.Fields(sc.Text())
-		if len(fields) < 3 || fields[2] != dev {
+		if len(fields) < 6 || fields[2] != dev {
 			continue
 		}
 		_, after, ok := strings.Cut(sc.Text(), " - ")
 		if !ok {
-			return ""
+			return "", ""
 		}
-		typ, _, _ := strings.Cut(after, " ")
-		if sub, ok := strings.CutPrefix(typ, "fuse."); ok {
-			return sub
+		rest := strings.Fields(after)
+		if len(rest) < 1 {
+			return "", ""
 		}
-		return ""
+		options = fields[5]
+		if len(rest) >= 3 {
+			options += "," + rest[2]
+		}
+		return rest[0], options
 	}
-	return ""
+	return "", ""
 }

@@ -41,7 +41,7 @@ const SharedLockDir = ".st-locks"
 // The lock file is outside the tree, unless the tree is on a shared
 // filesystem (SharedLockDir).
 func (t *Tree) Lock(ctx context.Context, key string) (unlock func(), err error) {
-	if fs, err := FSOf(t.base); err == nil && fs.Shared {
+	if t.shared() {
 		return t.sharedLock(ctx, key)
 	}
 	dir := lockDir(t.base)

@@ -41,8 +41,8 @@ func TestFSOfGlusterMount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (FS{Name: "fuse.glusterfs", Network: true, Shared: true}); got != want {
-		t.Errorf("FSOf(gluster mount) = %+v, want %+v", got, want)
+	if got.Name != "fuse.glusterfs" || !got.Network || !got.Shared || !strings.Contains(got.Options, "allow_other") {
+		t.Errorf("FSOf(gluster mount) = %+v, want fuse.glusterfs, network, shared, with its mount options", got)
 	}
 	local, err := FSOf(t.TempDir())
 	if err != nil {
@@ -254,4 +254,32 @@ func TestWriteAtomicReadAcrossMounts(t *testing.T) {
 	}
 	close(stop)
 	t.Logf("%d rewrites through one mount, %d reads through the other, %d failed", <-done, reads, failed)
+}
+
+// TestSharedStaleTempsSweptSometimes: on a shared filesystem a delivery
+// looks for stale temp files only now and then (sharedSweepEvery), yet a
+// crash's leftover still goes within a few hundred deliveries.
+func TestSharedStaleTempsSweptSometimes(t *testing.T) {
+	trees := sharedTrees(t, 2)
+	if err := trees[0].MkdirAll("in"); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(trees[0].Base(), "in", ".st-1714826789012-abcdef.md.99.tmp")
+	if err := os.WriteFile(stale, []byte("x"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-StaleTempAge - time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	for k := range 20 * sharedSweepEvery {
+		if _, err := trees[1].Lstat("in/.st-1714826789012-abcdef.md.99.tmp"); os.IsNotExist(err) {
+			t.Logf("swept by delivery %d", k)
+			return
+		}
+		if _, err := trees[1].Deliver("in", []byte("m"), func() string { return fmt.Sprintf("%d.md", k) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Fatalf("a stale temp file outlived %d deliveries", 20*sharedSweepEvery)
 }

@@ -29,6 +29,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -49,6 +50,25 @@ type Tree struct {
 	// behind makes WriteAtomic stamp a rewrite behind the copy it
 	// replaces (Behind).
 	behind bool
+	// fs is the filesystem the tree is on, looked up once when first
+	// needed (nil: treated as a local one).
+	fs *fsOnce
+}
+
+// fsOnce holds the result of one FSOf, shared by a tree's views.
+type fsOnce struct {
+	once sync.Once
+	path string
+	fs   FS
+}
+
+// shared reports whether the tree is on a shared filesystem (FS.Shared).
+func (t *Tree) shared() bool {
+	if t.fs == nil {
+		return false
+	}
+	t.fs.once.Do(func() { t.fs.fs, _ = FSOf(t.fs.path) }) // unknown: a local disk, as before
+	return t.fs.fs.Shared
 }
 
 // Behind is a view of t whose WriteAtomic stamps each rewrite of an
@@ -71,7 +91,7 @@ func Open(base string) (*Tree, error) {
 	if err != nil {
 		return nil, withPath(err, base)
 	}
-	return &Tree{base: base, root: r}, nil
+	return &Tree{base: base, root: r, fs: &fsOnce{path: base}}, nil
 }
 
 // OpenOrCreate opens the tree at base, creating base first if needed.
@@ -90,7 +110,7 @@ func (t *Tree) Sub(rel string) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Tree{base: filepath.Join(t.base, filepath.FromSlash(rel)), root: r}, nil
+	return &Tree{base: filepath.Join(t.base, filepath.FromSlash(rel)), root: r, fs: t.fs}, nil
 }
 
 // Close releases the tree. Closing a nil tree (a root that did not

@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +33,9 @@ const (
 	Volume = "stvol"
 	Brick  = "/bricks/stvol"
 )
+
+// QuickRead is the volume option st needs off.
+const QuickRead = "performance.quick-read"
 
 // mountBase holds the mount points, one folder per process and mount
 // (<pid>-<n>), so a crashed test's leftovers can be told from a live
@@ -205,6 +209,17 @@ func ensureVolume() error {
 			return err
 		}
 	}
+	// quick-read caches a small file's content in each client when it
+	// is looked up and serves that copy for a while: a lookup of a temp
+	// file mid-write (a sweep's lstat, a listing) through one mount then
+	// hands a reader there the file cut where the write was, after the
+	// writer on another mount has published it whole. st needs it off
+	// (docs/sharedfs.md).
+	if got, err := gluster("volume", "get", Volume, QuickRead); err != nil || !strings.Contains(got, " off") {
+		if _, err := gluster("volume", "set", Volume, QuickRead, "off"); err != nil {
+			return err
+		}
+	}
 	if !strings.Contains(info, "Status: Started") {
 		if _, err := gluster("volume", "start", Volume); err != nil {
 			return fmt.Errorf("%w: %v", ErrUnavailable, err)
@@ -281,4 +296,58 @@ func randHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b) // crypto/rand does not fail on Linux
 	return hex.EncodeToString(b)
+}
+
+// CPU is the processor time used so far by the volume's brick process
+// (glusterfsd: the server every host's writes reach) and by this store's
+// FUSE clients (one glusterfs process per mount: each host's share), so
+// a benchmark can say what a write costs the server and each host.
+func (s *Store) CPU() (brick, clients time.Duration) {
+	mine := map[string]bool{}
+	for _, mp := range s.Mounts {
+		mine[mp] = true
+	}
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		if _, err := strconv.Atoi(p.Name()); err != nil {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
+		if err != nil || len(raw) == 0 {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(raw), "\x00"), "\x00")
+		switch filepath.Base(args[0]) {
+		case "glusterfsd":
+			if slices.Contains(args, Brick) {
+				brick += procCPU(p.Name())
+			}
+		case "glusterfs":
+			if mine[args[len(args)-1]] {
+				clients += procCPU(p.Name())
+			}
+		}
+	}
+	return brick, clients
+}
+
+// procCPU is the user and system time of process pid, from
+// /proc/<pid>/stat (in clock ticks, 100 a second on Linux).
+func procCPU(pid string) time.Duration {
+	raw, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
+	if err != nil {
+		return 0
+	}
+	// The command name in brackets may hold spaces: count from its end.
+	i := strings.LastIndexByte(string(raw), ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(raw[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
