@@ -21,7 +21,7 @@ func (t *Tree) ReadHeadTail(rel string, n int64) (data []byte, fi fs.FileInfo, e
 		data, fi, err = t.readHeadTail(rel, n)
 		return err
 	})
-	return data, fi, err
+	return data, fi, swappedNotRegular(err, rel)
 }
 
 func (t *Tree) readHeadTail(rel string, n int64) ([]byte, fs.FileInfo, error) {

@@ -67,10 +67,16 @@ func (t *Tree) Lock(ctx context.Context, key string) (unlock func(), err error) 
 func (t *Tree) sharedLock(ctx context.Context, key string) (func(), error) {
 	rel := SharedLockDir + "/" + key + ".lock"
 	path := filepath.Join(t.base, SharedLockDir, key+".lock")
-	if err := t.root.MkdirAll(SharedLockDir, dirPerm); err != nil {
-		return nil, t.pathError("lock", rel, err)
-	}
-	f, err := t.root.OpenFile(rel, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, filePerm)
+	// Hosts make the folder and the file at the same moment: a create
+	// racing another mount's can fail there (retryRaced).
+	var f *os.File
+	err := retryRaced(func() error {
+		err := t.root.MkdirAll(SharedLockDir, dirPerm)
+		if err == nil {
+			f, err = t.root.OpenFile(rel, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, filePerm)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, t.pathError("lock", rel, err)
 	}

@@ -97,9 +97,42 @@ func Open(base string) (*Tree, error) {
 // OpenOrCreate opens the tree at base, creating base first if needed.
 func OpenOrCreate(base string) (*Tree, error) {
 	if err := os.MkdirAll(base, dirPerm); err != nil {
-		return nil, err
+		if !sharedPath(filepath.Dir(base)) {
+			return nil, err
+		}
+		if err := retryRaced(func() error { return os.MkdirAll(base, dirPerm) }); err != nil {
+			return nil, err
+		}
 	}
-	return Open(base)
+	t, err := Open(base)
+	if err != nil && sharedPath(filepath.Dir(base)) {
+		err = retryRaced(func() error { t, err = Open(base); return err })
+	}
+	return t, err
+}
+
+// sharedPath reports whether path is on a shared filesystem.
+func sharedPath(path string) bool {
+	fs, err := FSOf(path)
+	return err == nil && fs.Shared
+}
+
+// retryRaced runs op again while it fails the way a folder made at the
+// same moment through another host's mount makes it fail there: EEXIST
+// from a mkdir whose name this host's caches do not show yet, ENOENT
+// from an open of it, ESTALE. It waits as retryReplaced does; only
+// stores on a shared filesystem take it, so a file planted where a
+// folder belongs still fails at once elsewhere.
+func retryRaced(op func() error) error {
+	err := op()
+	wait, waited := time.Millisecond, time.Duration(0)
+	for (errors.Is(err, syscall.EEXIST) || errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ESTALE)) && waited < replacedPatience {
+		time.Sleep(wait)
+		waited += wait
+		wait = min(2*wait, maxReplacedWait)
+		err = op()
+	}
+	return err
 }
 
 // Sub opens folder rel as a tree of its own, confined to it. Reading many
@@ -127,7 +160,11 @@ func (t *Tree) Base() string { return t.base }
 
 // MkdirAll creates rel and its parents inside the tree.
 func (t *Tree) MkdirAll(rel string) error {
-	return t.pathError("mkdir", rel, t.root.MkdirAll(rel, dirPerm))
+	err := t.root.MkdirAll(rel, dirPerm)
+	if err != nil && t.shared() {
+		err = retryRaced(func() error { return t.root.MkdirAll(rel, dirPerm) })
+	}
+	return t.pathError("mkdir", rel, err)
 }
 
 // IsDir reports whether rel is a directory (symlinks followed within the tree).
@@ -228,7 +265,7 @@ var ErrTooLarge = errors.New("file too large")
 
 // ReadRegular reads rel only if it is a regular file. It never follows a
 // final symlink and never blocks on a FIFO planted under a message name.
-// A file replaced while it is read is read again (replacedAttempts).
+// A file replaced while it is read is read again (replacedPatience).
 func (t *Tree) ReadRegular(rel string) (data []byte, fi fs.FileInfo, err error) {
 	err = retryReplaced(func() error {
 		data, fi, err = t.readRegular(rel)
@@ -240,15 +277,19 @@ func (t *Tree) ReadRegular(rel string) (data []byte, fi fs.FileInfo, err error) 
 	return data, fi, err
 }
 
-// replacedAttempts bounds how often a reader tries a file that was
-// replaced (WriteAtomic's rename) while it read it. On a local disk the
-// reader keeps the old file open and reads it whole; on NFS and FUSE
-// filesystems such as GlusterFS, a rename made on another host can leave
-// this host's lookup pointing at the file it removed for a moment: the
-// open, fstat or read fails with ESTALE, or the read with ENOENT. A
-// fresh lookup a little later finds the new version. The waits double
-// from a millisecond: 63 ms in all at most.
-const replacedAttempts = 7
+// replacedPatience bounds how long a reader keeps looking at a file
+// that was replaced (WriteAtomic's rename) while it read it. On a local
+// disk the reader keeps the old file open and reads it whole, or the
+// next look finds the new one. On NFS and FUSE filesystems such as
+// GlusterFS, a rename made on another host can leave this host's lookup
+// on the removed file until its caches expire (a second by default on
+// GlusterFS, its md-cache and the kernel's entry cache): the open, fstat
+// or read fails with ESTALE, or the read with ENOENT, until then. The
+// waits between looks double from a millisecond up to maxReplacedWait.
+const (
+	replacedPatience = 1500 * time.Millisecond
+	maxReplacedWait  = 128 * time.Millisecond
+)
 
 // errSwapped is readRegular's report that the name led to another
 // regular file between the check and the open: a rename, read again.
@@ -273,15 +314,16 @@ func replacedMeanwhile(err error) bool {
 }
 
 // retryReplaced runs read again, after a short wait, while it fails
-// because the file was replaced meanwhile, up to replacedAttempts times
-// in all; the last error stands (a file really removed reads as missing
-// on the next look).
+// because the file was replaced meanwhile, for up to replacedPatience;
+// the last error stands (a file really removed reads as missing on the
+// next look).
 func retryReplaced(read func() error) error {
 	err := read()
-	wait := time.Millisecond
-	for try := 1; try < replacedAttempts && replacedMeanwhile(err); try++ {
+	wait, waited := time.Millisecond, time.Duration(0)
+	for replacedMeanwhile(err) && waited < replacedPatience {
 		time.Sleep(wait)
-		wait *= 2
+		waited += wait
+		wait = min(2*wait, maxReplacedWait)
 		err = read()
 	}
 	return err
