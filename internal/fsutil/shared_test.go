@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -312,4 +314,49 @@ func TestSharedStaleTempsSweptSometimes(t *testing.T) {
 		}
 	}
 	t.Fatalf("a stale temp file outlived %d deliveries", 20*sharedSweepEvery)
+}
+
+// TestSharedLockFreedByKill: a process holding the lock through one
+// mount is killed (SIGKILL); the lock is free to another mount at once,
+// as a local one would be.
+func TestSharedLockFreedByKill(t *testing.T) {
+	trees := sharedTrees(t, 2)
+	flockBin, err := exec.LookPath("flock")
+	if err != nil {
+		t.Skip("skipping: no flock(1)")
+	}
+	// Make the lock file the way Lock does, then hold it from a child.
+	unlock, err := trees[0].Lock(context.Background(), "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	// -o: the sleeping child does not inherit the lock; flock itself holds it.
+	holder := exec.Command(flockBin, "-o", filepath.Join(trees[0].Base(), SharedLockDir, "k.lock"), "sleep", "5")
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Process.Kill()
+	// Wait until the child holds it.
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		u, err := trees[1].Lock(ctx, "k")
+		cancel()
+		if err != nil {
+			break
+		}
+		u()
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := holder.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = holder.Wait() // killed: its error is the signal
+	start := time.Now()
+	u, err := trees[1].Lock(context.Background(), "k")
+	if err != nil {
+		t.Fatalf("lock after the holder was killed: %v", err)
+	}
+	u()
+	t.Logf("free to the other mount %s after the kill", time.Since(start).Round(time.Millisecond))
 }
