@@ -16,6 +16,7 @@ import (
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/message"
+	"github.com/smalltalk-go/st/watch"
 )
 
 // DefaultPoll is the backstop interval: how often the server compares
@@ -101,6 +102,9 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	// On a shared filesystem other hosts' writes come without events:
+	// the backstop finds them, within watch.SharedPoll.
+	cfg.Poll = watch.PollFor(cfg.Root, cfg.Poll)
 	token := make([]byte, 32)
 	rand.Read(token)
 	s := &Server{

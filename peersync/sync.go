@@ -68,13 +68,16 @@ type Syncer struct {
 //   - ".*[0-9]": renameio's temp file for an atomic rewrite (status,
 //     now.md): "." + the target's name + random decimal digits;
 //   - ".*.??????": rsync's own temp file ("." + name + "." + 6 random
-//     characters) when another rsync is writing into this root now.
+//     characters) when another rsync is writing into this root now;
+//   - "/.st-locks/": the lock files of a store on a shared filesystem
+//     (fsutil.SharedLockDir), which mean nothing on another one.
 //
 // Other dot-files (context/.flush-errors.log) still travel.
 var rsyncExcludes = []string{
 	"--exclude=.st-*.tmp",
 	"--exclude=.*[0-9]",
 	"--exclude=.*.??????",
+	"--exclude=/" + fsutil.SharedLockDir + "/",
 }
 
 // rsyncSafety keeps what a peer ships from making the local store unsafe

@@ -13,8 +13,10 @@
 // expires; the files of an expired one are removed by the next grant.
 //
 // Granting is race-free on one machine: the check and the write happen
-// under one lock (fsutil.Lock, outside the store). Across machines the
-// files travel with st sync and are eventually consistent: two machines
+// under one lock (fsutil.Lock, outside the store), and so it is between
+// the hosts that mount one store on a shared filesystem, where that lock
+// lives in the store. Across machines synced by st sync the files travel
+// with the sync and are eventually consistent: two machines
 // can each grant an overlapping exclusive reservation between syncs;
 // List then marks both as conflicting, and each holder's edits under the
 // other's reservation are refused until one of them releases.

@@ -14,7 +14,32 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
 )
+
+// SharedPoll is how often a watcher looks again at folders on a shared
+// filesystem (fsutil.FS.Shared: NFS, CephFS, SMB, any FUSE one such as
+// GlusterFS), whatever longer backstop its consumer asked for. There
+// inotify reports only the writes made through this host's own mount,
+// never another host's, so the poll is what finds those: a message sent
+// on another host shows within SharedPoll plus the time the filesystem
+// takes to show it here (its attribute and entry caches: about a second
+// on GlusterFS's defaults).
+const SharedPoll = time.Second
+
+// PollFor is the backstop interval for watching dir with poll asked for:
+// poll, or SharedPoll when dir is on a shared filesystem and poll is
+// longer. A poll of 0 or less (no backstop) stays so.
+func PollFor(dir string, poll time.Duration) time.Duration {
+	if poll <= SharedPoll {
+		return poll
+	}
+	if fs, err := fsutil.FSOf(dir); err == nil && fs.Shared {
+		return SharedPoll
+	}
+	return poll
+}
 
 // Watcher wakes its consumer when a watched folder may have changed.
 type Watcher struct {
@@ -25,6 +50,9 @@ type Watcher struct {
 	mu       sync.Mutex
 	watching map[string]bool
 	wakes    func(fsnotify.Event) bool // nil: every event wakes
+	poll     time.Duration             // the backstop asked for
+	checked  map[string]bool           // folders whose filesystem was looked at
+	fast     bool                      // the SharedPoll ticker runs
 }
 
 // New starts a watcher that also wakes every poll interval (the backstop).
@@ -37,7 +65,8 @@ func New(poll time.Duration) *Watcher {
 // an event wakes it when wakes returns true (nil: every event). wakes is
 // called from one goroutine, in event order, so it may keep state.
 func NewFiltered(poll time.Duration, wakes func(fsnotify.Event) bool) *Watcher {
-	w := &Watcher{wake: make(chan struct{}, 1), done: make(chan struct{}), watching: map[string]bool{}, wakes: wakes}
+	w := &Watcher{wake: make(chan struct{}, 1), done: make(chan struct{}), watching: map[string]bool{}, wakes: wakes,
+		poll: poll, checked: map[string]bool{}}
 	if fw, err := fsnotify.NewWatcher(); err == nil {
 		w.fs = fw
 		go w.forward()
@@ -50,13 +79,28 @@ func NewFiltered(poll time.Duration, wakes func(fsnotify.Event) bool) *Watcher {
 
 // Watch adds folders to watch; ones already watched, or missing, are
 // skipped (call Watch again after a folder appears; the backstop covers
-// the gap). It is cheap to call on every wake-up.
+// the gap). It is cheap to call on every wake-up. A folder on a shared
+// filesystem makes the backstop at most SharedPoll.
 func (w *Watcher) Watch(dirs ...string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, d := range dirs {
+		if w.fast || w.poll <= SharedPoll || w.checked[d] {
+			continue
+		}
+		fs, err := fsutil.FSOf(d)
+		if err != nil {
+			continue // missing: looked at again once it appears
+		}
+		w.checked[d] = true
+		if fs.Shared {
+			w.fast = true
+			go w.tick(SharedPoll)
+		}
+	}
 	if w.fs == nil {
 		return
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	for _, d := range dirs {
 		if w.watching[d] {
 			continue

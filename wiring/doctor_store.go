@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/watch"
 )
 
 // The doctor fires each hook against a temporary root, which proves the
@@ -46,6 +48,9 @@ func checkStore(s StoreCheck, fail func(string, ...any), w io.Writer) {
 			"st's hooks ignore it and record nothing; set a valid one, e.g. %s=%s", s.AgentVar, s.Agent, s.AgentVar, suggestAgent(s.Agent))
 	}
 	rootOK := checkFolder("store", s.Root, "ST_ROOT", s.MinFree, fail, w)
+	if rootOK && isDir(s.Root) {
+		checkSharedFS(s.Root, fail, w)
+	}
 	if rootOK && s.Agent != "" && layout.ValidAgent(s.Agent) && isDir(s.Root) {
 		checkFolder("store", filepath.Join(s.Root, s.Agent), "ST_ROOT", s.MinFree, fail, w)
 	}
@@ -105,6 +110,59 @@ func checkFolder(label, dir, setBy string, minFree uint64, fail func(string, ...
 	}
 	fmt.Fprintf(w, "  ok    %s: %s writable, %s free%s\n", label, dir, size(free), note)
 	return true
+}
+
+// checkSharedFS says when the store is on a network or FUSE filesystem,
+// where other hosts write too, and probes there that the primitives st
+// relies on hold (fsutil.ProbeShared). A local disk gets no line.
+func checkSharedFS(root string, fail func(string, ...any), w io.Writer) {
+	fsys, err := fsutil.FSOf(root)
+	if err != nil || !fsys.Shared {
+		return
+	}
+	if problem := sharedFSProblem(fsys); problem != "" {
+		fail("store: %s is on %s, %s: hosts sharing this store can grant one file to two agents and interleave "+
+			"their hook state; remount without it (docs/sharedfs.md), or give each host its own store and use st sync", root, fsys, problem)
+		return
+	}
+	if err := fsutil.ProbeShared(root); err != nil {
+		fail("store: %s is on %s, and %v: hosts sharing this store can lose or double messages and grant one file "+
+			"to two agents; put the store on a filesystem whose locks and links work between clients (see docs/sharedfs.md), "+
+			"or give each host its own store and use st sync", root, fsys, bare(err))
+		return
+	}
+	fmt.Fprintf(w, "  ok    store: %s is on %s: flock keeps a second open out, a link never replaces, a rename replaces whole; "+
+		"st keeps its locks in the store (%s/) and its watchers look every %s for other hosts' writes%s\n",
+		root, fsys, fsutil.SharedLockDir, watch.SharedPoll, sharedFSNote(fsys))
+}
+
+// sharedFSProblem is what the mount's options say breaks st on a shared
+// filesystem, or "". NFS can keep flock local to each client: with
+// local_lock=flock or all (and nolock, NFSv3's way of saying all) every
+// host's locks succeed at once.
+func sharedFSProblem(fsys fsutil.FS) string {
+	if !strings.HasPrefix(fsys.Name, "nfs") {
+		return ""
+	}
+	for _, o := range strings.Split(fsys.Options, ",") {
+		switch o {
+		case "local_lock=flock", "local_lock=all":
+			return "mounted with " + o + ", so flock locks only this host's processes"
+		case "nolock":
+			return "mounted with nolock, so flock locks only this host's processes"
+		}
+	}
+	return ""
+}
+
+// sharedFSNote is what the doctor cannot check from here but the
+// filesystem needs, or "".
+func sharedFSNote(fsys fsutil.FS) string {
+	if fsys.Name == "fuse.glusterfs" {
+		return "; GlusterFS also needs its volume option performance.quick-read off, which a client cannot see " +
+			"(gluster volume get <volume> performance.quick-read; docs/sharedfs.md)"
+	}
+	return ""
 }
 
 // bare is err without the path that the report already names.

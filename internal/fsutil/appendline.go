@@ -55,7 +55,7 @@ func (t *Tree) AppendLine(ctx context.Context, rel string, record []byte) error 
 	fi, err := t.checkRegular(f, rel)
 	if err != nil {
 		closeQuietly(f)
-		return err
+		return swappedNotRegular(err, rel)
 	}
 	size, err := repairTail(f, fi.Size())
 	if err != nil {
@@ -121,7 +121,15 @@ func lastNewline(f *os.File, size int64) (int64, error) {
 // following a final symlink or blocking on a FIFO) and reports the file's
 // size. It is how readers look at the end of a log of any length in
 // constant time.
-func (t *Tree) ReadTail(rel string, n int64) ([]byte, fs.FileInfo, error) {
+func (t *Tree) ReadTail(rel string, n int64) (data []byte, fi fs.FileInfo, err error) {
+	err = retryReplaced(func() error {
+		data, fi, err = t.readTail(rel, n)
+		return err
+	})
+	return data, fi, swappedNotRegular(err, rel)
+}
+
+func (t *Tree) readTail(rel string, n int64) ([]byte, fs.FileInfo, error) {
 	f, fi, err := t.openRegular(rel)
 	if err != nil {
 		return nil, nil, err
@@ -131,14 +139,22 @@ func (t *Tree) ReadTail(rel string, n int64) ([]byte, fs.FileInfo, error) {
 	buf := make([]byte, fi.Size()-start)
 	k, err := f.ReadAt(buf, start)
 	if err != nil && err != io.EOF {
-		return nil, nil, err
+		return nil, nil, vanished(err)
 	}
 	return buf[:k], fi, nil
 }
 
 // ReadRange reads the regular file rel from offset off to its end (at
 // most limit bytes), for followers that remember how far they got.
-func (t *Tree) ReadRange(rel string, off, limit int64) ([]byte, fs.FileInfo, error) {
+func (t *Tree) ReadRange(rel string, off, limit int64) (data []byte, fi fs.FileInfo, err error) {
+	err = retryReplaced(func() error {
+		data, fi, err = t.readRange(rel, off, limit)
+		return err
+	})
+	return data, fi, swappedNotRegular(err, rel)
+}
+
+func (t *Tree) readRange(rel string, off, limit int64) ([]byte, fs.FileInfo, error) {
 	f, fi, err := t.openRegular(rel)
 	if err != nil {
 		return nil, nil, err
@@ -151,7 +167,7 @@ func (t *Tree) ReadRange(rel string, off, limit int64) ([]byte, fs.FileInfo, err
 	buf := make([]byte, n)
 	k, err := f.ReadAt(buf, off)
 	if err != nil && err != io.EOF {
-		return nil, nil, err
+		return nil, nil, vanished(err)
 	}
 	return buf[:k], fi, nil
 }
@@ -159,7 +175,13 @@ func (t *Tree) ReadRange(rel string, off, limit int64) ([]byte, fs.FileInfo, err
 // OpenRegular opens rel for reading only if it is a regular file (never
 // following a final symlink, never blocking on a FIFO), for a reader that
 // streams a file too big to hold; the caller closes it.
-func (t *Tree) OpenRegular(rel string) (*os.File, fs.FileInfo, error) { return t.openRegular(rel) }
+func (t *Tree) OpenRegular(rel string) (f *os.File, fi fs.FileInfo, err error) {
+	err = retryReplaced(func() error {
+		f, fi, err = t.openRegular(rel)
+		return err
+	})
+	return f, fi, swappedNotRegular(err, rel)
+}
 
 func (t *Tree) openRegular(rel string) (*os.File, fs.FileInfo, error) {
 	f, err := t.root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
@@ -172,7 +194,7 @@ func (t *Tree) openRegular(rel string) (*os.File, fs.FileInfo, error) {
 	fi, err := t.checkRegular(f, rel)
 	if err != nil {
 		closeQuietly(f)
-		return nil, nil, err
+		return nil, nil, vanished(err)
 	}
 	return f, fi, nil
 }
@@ -189,8 +211,22 @@ func (t *Tree) checkRegular(f *os.File, rel string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() || !li.Mode().IsRegular() || !os.SameFile(fi, li) {
+	if !fi.Mode().IsRegular() || !li.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
 	}
+	if !os.SameFile(fi, li) {
+		// Another regular file under the name: a rename since the
+		// open, which a reader reads again (retryReplaced).
+		return nil, errSwapped
+	}
 	return fi, nil
+}
+
+// swappedNotRegular is err, or ErrNotRegular naming rel when err says
+// the name kept leading to another file (errSwapped) after every try.
+func swappedNotRegular(err error, rel string) error {
+	if errors.Is(err, errSwapped) {
+		return &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
+	}
+	return err
 }

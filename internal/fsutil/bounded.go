@@ -16,7 +16,15 @@ import (
 // bytes, and otherwise its first n bytes followed by its last n. The
 // info (from the open file) gives the real size, so the caller knows
 // whether, and how much, was left out between the two halves.
-func (t *Tree) ReadHeadTail(rel string, n int64) ([]byte, fs.FileInfo, error) {
+func (t *Tree) ReadHeadTail(rel string, n int64) (data []byte, fi fs.FileInfo, err error) {
+	err = retryReplaced(func() error {
+		data, fi, err = t.readHeadTail(rel, n)
+		return err
+	})
+	return data, fi, swappedNotRegular(err, rel)
+}
+
+func (t *Tree) readHeadTail(rel string, n int64) ([]byte, fs.FileInfo, error) {
 	f, fi, err := t.openRegular(rel)
 	if err != nil {
 		return nil, nil, err
@@ -27,18 +35,18 @@ func (t *Tree) ReadHeadTail(rel string, n int64) ([]byte, fs.FileInfo, error) {
 		buf := make([]byte, size)
 		k, err := f.ReadAt(buf, 0)
 		if err != nil && err != io.EOF {
-			return nil, nil, err
+			return nil, nil, vanished(err)
 		}
 		return buf[:k], fi, nil
 	}
 	buf := make([]byte, 2*n)
 	h, err := f.ReadAt(buf[:n], 0)
 	if err != nil && err != io.EOF {
-		return nil, nil, err
+		return nil, nil, vanished(err)
 	}
 	k, err := f.ReadAt(buf[n:], size-n)
 	if err != nil && err != io.EOF {
-		return nil, nil, err
+		return nil, nil, vanished(err)
 	}
 	return append(buf[:h], buf[n:n+int64(k)]...), fi, nil
 }
@@ -50,7 +58,12 @@ func (f *Folder) ReadPrefix(name string, limit int64) ([]byte, int64, error) {
 	if !singleElement(name) {
 		return nil, 0, &fs.PathError{Op: "open", Path: f.rel + "/" + name, Err: fs.ErrInvalid}
 	}
-	data, size, err := readAtMost(f.dir, name, limit)
+	var data []byte
+	var size int64
+	err := retryReplaced(func() (err error) {
+		data, size, err = readAtMost(f.dir, name, limit)
+		return err
+	})
 	if err != nil {
 		return nil, 0, &fs.PathError{Op: "open", Path: f.rel + "/" + name, Err: err}
 	}

@@ -62,7 +62,11 @@ func (f *Folder) ReadRegular(name string) ([]byte, error) {
 	if !singleElement(name) {
 		return nil, &fs.PathError{Op: "open", Path: f.rel + "/" + name, Err: fs.ErrInvalid}
 	}
-	data, _, err := readAtMost(f.dir, name, -1)
+	var data []byte
+	err := retryReplaced(func() (err error) {
+		data, _, err = readAtMost(f.dir, name, -1)
+		return err
+	})
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: f.rel + "/" + name, Err: err}
 	}

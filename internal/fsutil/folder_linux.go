@@ -24,7 +24,7 @@ func readAtMost(dir *os.File, name string, limit int64) ([]byte, int64, error) {
 	defer func() { _ = syscall.Close(fd) }() // opened for reading only
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, 0, err
+		return nil, 0, vanished(err)
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return nil, 0, ErrNotRegular
@@ -32,7 +32,7 @@ func readAtMost(dir *os.File, name string, limit int64) ([]byte, int64, error) {
 	if limit >= 0 && st.Size >= limit {
 		buf := make([]byte, limit)
 		n, err := readFull(fd, buf)
-		return buf[:n], st.Size, err
+		return buf[:n], st.Size, vanished(err)
 	}
 	buf := make([]byte, 0, st.Size+1)
 	for {
@@ -41,7 +41,7 @@ func readAtMost(dir *os.File, name string, limit int64) ([]byte, int64, error) {
 			continue
 		}
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, vanished(err)
 		}
 		buf = buf[:len(buf)+n]
 		// A short read of a regular file is its end: the buffer has room

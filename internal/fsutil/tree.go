@@ -9,7 +9,9 @@
 //     replacing one (temp dot-file, fsync, link, folder fsync), the
 //     Maildir protocol.
 //   - Lock takes an advisory lock kept outside the tree, so the whole
-//     root stays safe to sync.
+//     root stays safe to sync; on a shared filesystem (FSOf), where the
+//     writers to keep out are on other hosts, the lock file is in the
+//     tree (SharedLockDir) instead.
 //
 // Every temp file starts with "." and ends in ".tmp", so no reader ever
 // takes one for a message, and the next writer in a folder removes those
@@ -20,13 +22,16 @@ package fsutil
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -45,6 +50,25 @@ type Tree struct {
 	// behind makes WriteAtomic stamp a rewrite behind the copy it
 	// replaces (Behind).
 	behind bool
+	// fs is the filesystem the tree is on, looked up once when first
+	// needed (nil: treated as a local one).
+	fs *fsOnce
+}
+
+// fsOnce holds the result of one FSOf, shared by a tree's views.
+type fsOnce struct {
+	once sync.Once
+	path string
+	fs   FS
+}
+
+// shared reports whether the tree is on a shared filesystem (FS.Shared).
+func (t *Tree) shared() bool {
+	if t.fs == nil {
+		return false
+	}
+	t.fs.once.Do(func() { t.fs.fs, _ = FSOf(t.fs.path) }) // unknown: a local disk, as before
+	return t.fs.fs.Shared
 }
 
 // Behind is a view of t whose WriteAtomic stamps each rewrite of an
@@ -67,15 +91,48 @@ func Open(base string) (*Tree, error) {
 	if err != nil {
 		return nil, withPath(err, base)
 	}
-	return &Tree{base: base, root: r}, nil
+	return &Tree{base: base, root: r, fs: &fsOnce{path: base}}, nil
 }
 
 // OpenOrCreate opens the tree at base, creating base first if needed.
 func OpenOrCreate(base string) (*Tree, error) {
 	if err := os.MkdirAll(base, dirPerm); err != nil {
-		return nil, err
+		if !sharedPath(filepath.Dir(base)) {
+			return nil, err
+		}
+		if err := retryRaced(func() error { return os.MkdirAll(base, dirPerm) }); err != nil {
+			return nil, err
+		}
 	}
-	return Open(base)
+	t, err := Open(base)
+	if err != nil && sharedPath(filepath.Dir(base)) {
+		err = retryRaced(func() error { t, err = Open(base); return err })
+	}
+	return t, err
+}
+
+// sharedPath reports whether path is on a shared filesystem.
+func sharedPath(path string) bool {
+	fs, err := FSOf(path)
+	return err == nil && fs.Shared
+}
+
+// retryRaced runs op again while it fails the way a folder made at the
+// same moment through another host's mount makes it fail there: EEXIST
+// from a mkdir whose name this host's caches do not show yet, ENOENT
+// from an open of it, ESTALE. It waits as retryReplaced does; only
+// stores on a shared filesystem take it, so a file planted where a
+// folder belongs still fails at once elsewhere.
+func retryRaced(op func() error) error {
+	err := op()
+	wait, waited := time.Millisecond, time.Duration(0)
+	for (errors.Is(err, syscall.EEXIST) || errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ESTALE)) && waited < replacedPatience {
+		time.Sleep(wait)
+		waited += wait
+		wait = min(2*wait, maxReplacedWait)
+		err = op()
+	}
+	return err
 }
 
 // Sub opens folder rel as a tree of its own, confined to it. Reading many
@@ -86,7 +143,7 @@ func (t *Tree) Sub(rel string) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Tree{base: filepath.Join(t.base, filepath.FromSlash(rel)), root: r}, nil
+	return &Tree{base: filepath.Join(t.base, filepath.FromSlash(rel)), root: r, fs: t.fs}, nil
 }
 
 // Close releases the tree. Closing a nil tree (a root that did not
@@ -103,7 +160,11 @@ func (t *Tree) Base() string { return t.base }
 
 // MkdirAll creates rel and its parents inside the tree.
 func (t *Tree) MkdirAll(rel string) error {
-	return t.pathError("mkdir", rel, t.root.MkdirAll(rel, dirPerm))
+	err := t.root.MkdirAll(rel, dirPerm)
+	if err != nil && t.shared() {
+		err = retryRaced(func() error { return t.root.MkdirAll(rel, dirPerm) })
+	}
+	return t.pathError("mkdir", rel, err)
 }
 
 // IsDir reports whether rel is a directory (symlinks followed within the tree).
@@ -204,7 +265,71 @@ var ErrTooLarge = errors.New("file too large")
 
 // ReadRegular reads rel only if it is a regular file. It never follows a
 // final symlink and never blocks on a FIFO planted under a message name.
-func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
+// A file replaced while it is read is read again (replacedPatience).
+func (t *Tree) ReadRegular(rel string) (data []byte, fi fs.FileInfo, err error) {
+	err = retryReplaced(func() error {
+		data, fi, err = t.readRegular(rel)
+		return err
+	})
+	if errors.Is(err, errSwapped) {
+		err = &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
+	}
+	return data, fi, err
+}
+
+// replacedPatience bounds how long a reader keeps looking at a file
+// that was replaced (WriteAtomic's rename) while it read it. On a local
+// disk the reader keeps the old file open and reads it whole, or the
+// next look finds the new one. On NFS and FUSE filesystems such as
+// GlusterFS, a rename made on another host can leave this host's lookup
+// on the removed file until its caches expire (a second by default on
+// GlusterFS, its md-cache and the kernel's entry cache): the open, fstat
+// or read fails with ESTALE, or the read with ENOENT, until then. The
+// waits between looks double from a millisecond up to maxReplacedWait.
+const (
+	replacedPatience = 1500 * time.Millisecond
+	maxReplacedWait  = 128 * time.Millisecond
+)
+
+// errSwapped is readRegular's report that the name led to another
+// regular file between the check and the open: a rename, read again.
+var errSwapped = errors.New("replaced while opened")
+
+// errVanished marks a file that went away after it was opened: removed,
+// or replaced by a rename on another host.
+var errVanished = errors.New("gone while read")
+
+// vanished marks err when it says the open file is gone.
+func vanished(err error) error {
+	if errors.Is(err, syscall.ENOENT) {
+		return fmt.Errorf("%w: %w", errVanished, err)
+	}
+	return err
+}
+
+// replacedMeanwhile reports whether err says the file was replaced while
+// it was opened or read.
+func replacedMeanwhile(err error) bool {
+	return errors.Is(err, syscall.ESTALE) || errors.Is(err, errSwapped) || errors.Is(err, errVanished)
+}
+
+// retryReplaced runs read again, after a short wait, while it fails
+// because the file was replaced meanwhile, for up to replacedPatience;
+// the last error stands (a file really removed reads as missing on the
+// next look).
+func retryReplaced(read func() error) error {
+	err := read()
+	wait, waited := time.Millisecond, time.Duration(0)
+	for replacedMeanwhile(err) && waited < replacedPatience {
+		time.Sleep(wait)
+		waited += wait
+		wait = min(2*wait, maxReplacedWait)
+		err = read()
+	}
+	return err
+}
+
+func (t *Tree) readRegular(rel string) ([]byte, fs.FileInfo, error) {
 	// os.Root follows a final symlink that stays inside the root despite
 	// O_NOFOLLOW, so the name is checked with Lstat in its folder first
 	// and the opened file must be the one checked.
@@ -231,15 +356,18 @@ func (t *Tree) ReadRegular(rel string) ([]byte, fs.FileInfo, error) {
 	defer closeQuietly(f)
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, vanished(err)
 	}
-	if !fi.Mode().IsRegular() || !os.SameFile(fi, lfi) {
+	if !fi.Mode().IsRegular() {
 		return nil, fi, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
+	}
+	if !os.SameFile(fi, lfi) {
+		return nil, fi, errSwapped
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(fi.Size()) + bytes.MinRead)
 	if _, err := buf.ReadFrom(f); err != nil {
-		return nil, nil, err
+		return nil, nil, vanished(err)
 	}
 	return buf.Bytes(), fi, nil
 }

@@ -1,0 +1,60 @@
+package wiring
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/glustertest"
+)
+
+// TestCheckStoreOnGluster: a store on a GlusterFS mount is named as on a
+// network filesystem, and the probe of its primitives passes; a store on
+// the local disk gets no such line.
+func TestCheckStoreOnGluster(t *testing.T) {
+	s := glustertest.ForTest(t, 1)
+	state := filepath.Join(t.TempDir(), "state")
+	var fails []string
+	var out strings.Builder
+	checkStore(StoreCheck{Root: s.Dirs[0], StateDir: state}, func(f string, a ...any) { fails = append(fails, fmtLine(f, a...)) }, &out)
+	if len(fails) != 0 {
+		t.Errorf("FAIL lines: %q", fails)
+	}
+	want := "ok    store: " + s.Dirs[0] + " is on fuse.glusterfs (network filesystem): flock keeps a second open out"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("no line %q in:\n%s", want, out.String())
+	}
+	out.Reset()
+	checkStore(StoreCheck{Root: t.TempDir(), StateDir: state}, func(f string, a ...any) { t.Errorf("local: "+f, a...) }, &out)
+	if strings.Contains(out.String(), " is on ") {
+		t.Errorf("a local store named as shared:\n%s", out.String())
+	}
+}
+
+// TestSharedFSProblem: an NFS mount whose flock stays local to the
+// host is a problem; other mounts and options are not.
+func TestSharedFSProblem(t *testing.T) {
+	for _, c := range []struct {
+		fs   fsutil.FS
+		want string // "" for none, else a part of the problem
+	}{
+		{fsutil.FS{Name: "nfs", Options: "rw,relatime,vers=4.2,local_lock=none"}, ""},
+		{fsutil.FS{Name: "nfs", Options: "rw,vers=4.2,local_lock=flock"}, "local_lock=flock"},
+		{fsutil.FS{Name: "nfs", Options: "rw,vers=3,local_lock=all"}, "local_lock=all"},
+		{fsutil.FS{Name: "nfs4", Options: "rw,nolock"}, "nolock"},
+		{fsutil.FS{Name: "ceph", Options: "rw,local_lock=flock"}, ""},
+		{fsutil.FS{Name: "fuse.glusterfs", Options: "rw,allow_other"}, ""},
+	} {
+		got := sharedFSProblem(c.fs)
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s %q: %q, want one naming %q", c.fs.Name, c.fs.Options, got, c.want)
+		}
+	}
+	if n := sharedFSNote(fsutil.FS{Name: "fuse.glusterfs"}); !strings.Contains(n, "performance.quick-read off") {
+		t.Errorf("GlusterFS note: %q", n)
+	}
+	if n := sharedFSNote(fsutil.FS{Name: "nfs"}); n != "" {
+		t.Errorf("NFS note: %q", n)
+	}
+}
