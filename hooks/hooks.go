@@ -81,9 +81,11 @@ var Events = []string{SessionStart, PreCompact, StopFailure, CodexSessionStart, 
 // order.
 var ExtraEvents = []string{UserPromptSubmit, SubagentStart, PreToolUse, PostToolUse, PostToolUseFailure, Notification, Stop, SessionEnd}
 
-// IsEvent reports whether name is one of Events, ExtraEvents or GitEvents.
+// IsEvent reports whether name is one of Events, ExtraEvents, GeminiEvents
+// or GitEvents.
 func IsEvent(name string) bool {
-	return slices.Contains(Events, name) || slices.Contains(ExtraEvents, name) || slices.Contains(GitEvents, name)
+	return slices.Contains(Events, name) || slices.Contains(ExtraEvents, name) ||
+		slices.Contains(GeminiEvents, name) || slices.Contains(GitEvents, name)
 }
 
 // isoSecond formats t as date -u +%Y-%m-%dT%H:%M:%SZ does.
