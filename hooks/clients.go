@@ -1,6 +1,9 @@
 package hooks
 
-import "slices"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // Client is what the hooks runtime needs to know of one client: the
 // tools with which it edits files and where their path is, how much
@@ -12,11 +15,11 @@ import "slices"
 type Client struct {
 	Family string
 
-	// EditTools are the tools that change a file; PathKey is the
-	// tool_input member naming the file, "" when the path is inside a
-	// patch (Codex's apply_patch).
+	// EditTools are the tools that change a file; PathKeys are the
+	// tool_input members naming the file, none when the path is inside
+	// a patch (Codex's apply_patch).
 	EditTools []string
-	PathKey   string
+	PathKeys  []string
 
 	// Budget is the default for the text a hook injects (ContextBudget):
 	// under the size at which the client moves, truncates or copies it.
@@ -34,12 +37,12 @@ const Gemini = "gemini"
 
 // Clients are the clients the runtime serves, one row each.
 var Clients = []Client{
-	{Family: ClaudeCode, EditTools: EditTools, PathKey: "file_path", Budget: DefaultClaudeBudget},
+	{Family: ClaudeCode, EditTools: EditTools, PathKeys: []string{"file_path", "notebook_path"}, Budget: DefaultClaudeBudget},
 	{Family: Codex, EditTools: []string{"apply_patch", "Bash"}, Budget: DefaultCodexBudget, CursorDir: "st-codex-hooks"},
 	// Gemini CLI 0.61.0 edits with write_file and replace, both naming
 	// the file in file_path (e2e/gemini); it takes additionalContext
 	// whole, but the restart context stays as small as Codex's.
-	{Family: Gemini, EditTools: GeminiEditTools, PathKey: "file_path", Budget: DefaultGeminiBudget, CursorDir: "st-gemini-hooks"},
+	{Family: Gemini, EditTools: GeminiEditTools, PathKeys: []string{"file_path"}, Budget: DefaultGeminiBudget, CursorDir: "st-gemini-hooks"},
 }
 
 // ClientFor returns family's row; ok is false for an unknown family.
@@ -55,4 +58,19 @@ func ClientFor(family string) (c Client, ok bool) {
 func client(family string) Client {
 	c, _ := ClientFor(family)
 	return c
+}
+
+// EditPath is the file an edit tool's input names, read at the client's
+// PathKeys; "" when none holds a string.
+func (c Client) EditPath(toolInput json.RawMessage) string {
+	var loose map[string]any
+	if json.Unmarshal(toolInput, &loose) != nil {
+		return ""
+	}
+	for _, k := range c.PathKeys {
+		if s, ok := loose[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
 }

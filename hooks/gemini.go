@@ -42,7 +42,7 @@ func GeminiDeny(reason string) []byte {
 func geminiBeforeTool(c *call) Result {
 	cl := client(Gemini)
 	c.deny = GeminiDeny
-	tool, path := c.p.ToolName, c.p.Input().FilePathOf()
+	tool, path := c.p.ToolName, cl.EditPath(c.p.ToolInput)
 	if tool != "" && !slices.Contains(cl.EditTools, tool) {
 		return Result{}
 	}
