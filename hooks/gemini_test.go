@@ -128,3 +128,22 @@ func TestGeminiArrivalsOnce(t *testing.T) {
 		t.Errorf("next AfterAgent = %q, want nothing", out)
 	}
 }
+
+// FuzzGeminiAnswer reads arbitrary tool inputs and hook outputs the way
+// gemini-before-tool and the doctor do: no panic, and every refusal st
+// builds passes the check of what Gemini CLI accepts.
+func FuzzGeminiAnswer(f *testing.F) {
+	f.Add([]byte(`{"file_path":"src/a.go","content":"x"}`), "src/a.go is reserved")
+	f.Add([]byte(`{"file_path":7}`), "")
+	f.Add([]byte(`[1,2]`), "\x00\n\"")
+	f.Fuzz(func(t *testing.T, input []byte, reason string) {
+		client(Gemini).EditPath(input)
+		_ = checkGemini(input) // any answer: it may refuse it, never panic
+		if strings.TrimSpace(reason) == "" {
+			return
+		}
+		if err := checkGemini(GeminiDeny(reason)); err != nil {
+			t.Fatalf("st's own refusal fails the check: %v", err)
+		}
+	})
+}
