@@ -4,9 +4,11 @@
 // codex-session-start and codex-stop), the Claude Code events that
 // `st hooks install --all` adds (user-prompt-submit, subagent-start,
 // pre-tool-use, post-tool-use, post-tool-use-failure, notification,
-// stop, session-end, and stop-failure --retry), and Codex's
+// stop, session-end, and stop-failure --retry), Codex's
 // codex-pre-tool-use, which refuses edits under another agent's
-// reservation.
+// reservation, and Gemini CLI's gemini-session-start, gemini-before-tool,
+// gemini-after-agent and gemini-notification (gemini.go). What each
+// client needs of the runtime is one row of Clients (clients.go).
 //
 // Every event goes through one runner (run.go): Serve reads the payload
 // (bounded), loads config.yaml for the hooks that read it, and hands
