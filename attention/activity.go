@@ -111,6 +111,9 @@ func (a *Activity) Feed(e *events.Event) {
 		}
 		return
 	case "StopFailure":
+		if e.AgentID != "" {
+			return // a subagent's API error ends the subagent, not the session's turn
+		}
 		if a.APIError == nil {
 			a.APIError = &APIError{Since: at}
 		}

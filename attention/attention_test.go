@@ -80,6 +80,11 @@ func TestFeedWhereAndDetail(t *testing.T) {
 			t.Errorf("%+v = %q, want %q", tt.w, got, tt.want)
 		}
 	}
+	sub := events.Event{TS: "2026-07-21T09:04:00.000Z", Event: "StopFailure", Error: "rate_limit", AgentID: "a1"}
+	a.Feed(&sub)
+	if a.APIError != nil || a.Waiting == nil {
+		t.Errorf("a subagent's API error stopped the session: api error %+v, waiting %v", a.APIError, a.Waiting)
+	}
 	f := events.Event{TS: "2026-07-21T09:05:00.000Z", Event: "StopFailure", Error: "overloaded", Attempt: 2}
 	a.Feed(&f)
 	if a.Waiting != nil || Detail(APIFailed, &a) != "overloaded, retry 2" {

@@ -31,14 +31,18 @@ type (
 )
 
 // activity is what an agent's events say, folded oldest first, with the
-// fleet page's sparkline.
+// fleet page's sparkline and the session's subagents.
 type activity struct {
 	attention.Activity
 	spark spark
+	subs  events.SubagentFold
 }
 
 // newSession forgets what belonged to the previous session.
-func (a *activity) newSession(partial bool) { a.Activity.NewSession(partial) }
+func (a *activity) newSession(partial bool) {
+	a.Activity.NewSession(partial)
+	a.subs = events.SubagentFold{}
+}
 
 // feed folds one event in.
 func (a *activity) feed(e *events.Event) {
@@ -46,6 +50,7 @@ func (a *activity) feed(e *events.Event) {
 		a.spark.add(at)
 	}
 	a.Activity.Feed(e)
+	a.subs.Feed(e)
 }
 
 // target is the tool call's object, shortened.

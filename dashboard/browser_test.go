@@ -404,6 +404,38 @@ func TestBrowser(t *testing.T) {
 		t.Logf("status file written by st status --set to fleet row change: %v (load %s)", lag.Round(time.Millisecond), loadAvg())
 	})
 
+	t.Run("subagents", func(t *testing.T) {
+		ctx := tab(t, browser)
+		do_(t, ctx, chromedp.Navigate(url+"/agent/alice"), chromedp.WaitVisible(chromedp.ID("live")))
+		waitLive(t, ctx)
+		watchDOM(t, ctx, "live", "SUB-REPORT: nothing to see")
+		// The lines the hooks write for what Claude Code really sent at a
+		// subagent's start and end.
+		log := filepath.Join(root, "alice/events/s1.jsonl")
+		lines := recordedLine(t, "SubagentStart", time.Now().Add(-2*time.Second)) + recordedLine(t, "SubagentStop", time.Now())
+		f, err := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString(lines); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		seenAfter(t, ctx, landedAt(t, log))
+		text := eval[string](t, ctx, `document.getElementById('subagents').innerText`)
+		for _, want := range []string{"1 done", "general-purpose", "done", "SUB-REPORT: nothing to see"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the subagents section lacks %q:\n%s", want, text)
+			}
+		}
+		do_(t, ctx, chromedp.Navigate(url+"/"), chromedp.WaitVisible(chromedp.ID("agent-alice")))
+		if row := eval[string](t, ctx, `document.getElementById('agent-alice').innerText`); !strings.Contains(row, "subagents: 1 done") {
+			t.Errorf("alice's fleet row does not count her subagent:\n%s", row)
+		}
+	})
+
 	t.Run("acknowledgements", func(t *testing.T) {
 		ctx := tab(t, browser)
 		do_(t, ctx, chromedp.Navigate(url+"/"), chromedp.WaitVisible(chromedp.ID("agent-bob")))

@@ -46,6 +46,7 @@ type Row struct {
 	LastEvent  time.Time
 	Where      attention.Where   // where a person finds the agent (its folder, host, tmux pane)
 	Spark      [sparkBuckets]int // the last hour's events, oldest first
+	Subagents  Subagents         // the latest session's subagents
 
 	// Group is the attention group (attention.go) and Since when the
 	// agent entered it.
@@ -159,6 +160,7 @@ func (r *Row) derive(a *activity, now time.Time) {
 	r.Waiting, r.APIError, r.Thrash = a.Waiting, a.APIError, a.Thrashing()
 	r.Fill, r.LastTool, r.LastTarget, r.LastEvent, r.Where = a.Fill, a.LastTool, a.LastTarget, a.LastEvent, a.Where
 	r.Spark = a.spark.at(now)
+	r.Subagents = subagentsOf(a.subs.List())
 	r.attend(now)
 }
 

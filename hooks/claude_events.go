@@ -167,3 +167,13 @@ func sendNote(t *fsutil.Tree, opt Options, to string, m message.Message) (string
 	}
 	return inbox.Send(t, to, m, opt.now())
 }
+
+// subagentStop records the subagent's end (its line carries the first
+// line of its final reply, and error when it failed) and runs the
+// subagent gate (subagent.go).
+func subagentStop(c *call) Result {
+	if text := gateSubagent(c); text != "" {
+		return Result{Stdout: SubagentStopContext(text)}
+	}
+	return Result{}
+}

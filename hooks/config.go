@@ -29,6 +29,7 @@ import (
 //	brief: auto                   # the fleet brief at session start: off, auto, always
 //	stop_judge: ~/bin/judge       # a command judging whether a turn stopped early
 //	stop_nudge_threshold: 0.7     # nudge above this probability
+//	subagent_gate: ~/bin/judge    # a command judging whether a subagent only returned a plan
 //
 // Each key is read on its own: a key of the wrong type keeps its default
 // and the others still count. In a stop-failure row, status is a
@@ -52,6 +53,10 @@ type Config struct {
 	// which Stop nudges (stop_judge.go).
 	StopJudge          string
 	StopNudgeThreshold float64
+	// SubagentGate is the subagent gate's command line, run as the stop
+	// judge is ("" = no gate); above StopNudgeThreshold SubagentStop sends
+	// the subagent back once (subagent.go).
+	SubagentGate string
 }
 
 // DenyRule refuses a tool call: Tool is a tool name ("" or "*" for any,
@@ -172,6 +177,11 @@ func ParseConfig(data []byte) Config {
 			var s string
 			if v.Decode(&s) == nil {
 				c.StopJudge = strings.TrimSpace(s)
+			}
+		case "subagent_gate":
+			var s string
+			if v.Decode(&s) == nil {
+				c.SubagentGate = strings.TrimSpace(s)
 			}
 		case "stop_nudge_threshold":
 			var f float64

@@ -3,7 +3,7 @@
 // (session-start, pre-compact, stop-failure, and Codex's
 // codex-session-start and codex-stop), the Claude Code events that
 // `st hooks install --all` adds (user-prompt-submit, subagent-start,
-// pre-tool-use, post-tool-use, post-tool-use-failure, notification,
+// subagent-stop, pre-tool-use, post-tool-use, post-tool-use-failure, notification,
 // stop, session-end, and stop-failure --retry), Codex's
 // codex-pre-tool-use, which refuses edits under another agent's
 // reservation, and Gemini CLI's gemini-session-start, gemini-before-tool,
@@ -30,7 +30,7 @@
 //
 // What the --all hooks tell the model or the operator is decided by
 // small rules, each in its file: context-fill warnings (transcript.go),
-// flush reminders (flush.go), the subagent contract (subagent.go),
+// flush reminders (flush.go), the subagent contract and gate (subagent.go),
 // large-read advisories and deny rules (pretool.go), thrash detection
 // (thrash.go), operator notes (notify.go), stop-failure retries
 // (retry.go), the prompt spool (spool.go) and the pre-compact digest
@@ -68,6 +68,7 @@ const (
 const (
 	UserPromptSubmit   = "user-prompt-submit"
 	SubagentStart      = "subagent-start"
+	SubagentStop       = "subagent-stop"
 	PreToolUse         = "pre-tool-use"
 	PostToolUse        = "post-tool-use"
 	PostToolUseFailure = "post-tool-use-failure"
@@ -81,7 +82,7 @@ var Events = []string{SessionStart, PreCompact, StopFailure, CodexSessionStart, 
 
 // ExtraEvents lists the events beyond the session boundaries, in usage
 // order.
-var ExtraEvents = []string{UserPromptSubmit, SubagentStart, PreToolUse, PostToolUse, PostToolUseFailure, Notification, Stop, SessionEnd}
+var ExtraEvents = []string{UserPromptSubmit, SubagentStart, SubagentStop, PreToolUse, PostToolUse, PostToolUseFailure, Notification, Stop, SessionEnd}
 
 // IsEvent reports whether name is one of Events, ExtraEvents, GeminiEvents
 // or GitEvents.

@@ -67,6 +67,17 @@ func SystemMessage(msg string) []byte {
 // system reminder, and tells the user nothing; {"decision":"block"}
 // would put T in the next request twice and report a hook error.
 func StopContext(text, systemMessage string) []byte {
-	return encode(output{HookSpecificOutput: &hookSpecific{HookEventName: "Stop", AdditionalContext: capText(text)},
+	return stopContext("Stop", text, systemMessage)
+}
+
+// SubagentStopContext is StopContext for SubagentStop: Claude Code
+// (2.1.328) takes the same hookSpecificOutput there and the subagent,
+// not the session, goes on with the text (e2e/claudecode).
+func SubagentStopContext(text string) []byte {
+	return stopContext("SubagentStop", text, "")
+}
+
+func stopContext(event, text, systemMessage string) []byte {
+	return encode(output{HookSpecificOutput: &hookSpecific{HookEventName: event, AdditionalContext: capText(text)},
 		SystemMessage: capText(systemMessage)})
 }

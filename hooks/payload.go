@@ -22,7 +22,9 @@ type Payload struct {
 	TranscriptPath string `json:"transcript_path"`
 	AgentID        string `json:"agent_id"`
 	AgentType      string `json:"agent_type"`
-	Model          string `json:"model"` // Codex names the session's model in every payload
+	// AgentTranscriptPath is a subagent's own transcript (SubagentStop).
+	AgentTranscriptPath string `json:"agent_transcript_path"`
+	Model               string `json:"model"` // Codex names the session's model in every payload
 
 	Prompt string `json:"prompt"`
 
@@ -253,6 +255,28 @@ func NewEvent(name string, p *Payload, now time.Time) *events.Event {
 		e.Type = events.Cap(p.Trigger, 80)
 	case "StopFailure":
 		e.Error = events.Cap(events.FirstLine(p.FailureType()), ErrorChars)
+		if p.AgentID != "" { // a subagent's failure: the API's words are all it leaves
+			e.Message = events.Cap(events.FirstLine(strings.TrimSpace(p.LastAssistantMessage)), MessageChars)
+		}
+	case "SubagentStop":
+		e.Message = events.Cap(events.FirstLine(strings.TrimSpace(p.LastAssistantMessage)), MessageChars)
+		e.Error = events.Cap(SubagentFailure(p.LastAssistantMessage), ErrorChars)
 	}
 	return e
+}
+
+// SubagentFailure says why a subagent that reached SubagentStop failed,
+// or "" when it did not. Claude Code ends a subagent that hits an API
+// error with StopFailure (carrying its agent_id), not SubagentStop; a
+// SubagentStop whose final reply is the client's "API Error: …" text, or
+// that has no reply at all, still failed.
+func SubagentFailure(lastMessage string) string {
+	last := strings.TrimSpace(lastMessage)
+	switch {
+	case last == "":
+		return "no final reply"
+	case strings.HasPrefix(last, "API Error"):
+		return events.FirstLine(last)
+	}
+	return ""
 }

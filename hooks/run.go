@@ -19,7 +19,14 @@ type Result struct {
 	Stdout []byte
 	Stderr []byte
 	Code   int
+
+	// decided is what a hook whose line the runner appends after it
+	// (not onStore) decided, for that line: codex-stop's judge.
+	decided *decision
 }
+
+// decision is what a hook decided, as its event line records it.
+type decision struct{ advice, judge string }
 
 // Options is everything a hook takes besides its payload: the resolved
 // store, the clock, the event's flags, and the settings the caller read
@@ -135,6 +142,8 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 		return hook{run: userPromptSubmit, readsPayload: true, readsConfig: true, onStore: true, createsRoot: true}, true
 	case SubagentStart:
 		return hook{run: subagentStart, readsPayload: true, readsConfig: true, onStore: true}, true
+	case SubagentStop:
+		return hook{run: subagentStop, readsPayload: true, readsConfig: true, onStore: true}, true
 	case PreToolUse:
 		return hook{run: preToolUse, readsPayload: true, readsConfig: true, onStore: true}, true
 	case PostToolUse:
@@ -345,7 +354,7 @@ func Run(event string, payload []byte, opt Options) Result {
 	}
 	opt.early.set(res)
 	if !h.onStore && h.then == nil {
-		record(event, payload, opt)
+		record(event, payload, opt, res.decided)
 	}
 	return res
 }
@@ -535,12 +544,12 @@ func Append(ctx context.Context, t *fsutil.Tree, opt Options, ev *events.Event) 
 
 // record appends the plain event line of a hook that is not onStore,
 // after it ran; a panic here is dropped like any other log failure.
-func record(event string, payload []byte, opt Options) {
+func record(event string, payload []byte, opt Options, d *decision) {
 	defer func() { _ = recover() }()
 	if payload == nil {
 		payload = opt.logPayload()
 	}
-	Record(event, payload, opt.Session, opt)
+	recordDecided(event, payload, opt.Session, opt, d)
 }
 
 // Record appends a plain event line for event: payload is its stdin when
@@ -548,6 +557,11 @@ func record(event string, payload []byte, opt Options) {
 // (CLAUDE_CODE_SESSION_ID). It creates nothing but the agent's events
 // folder.
 func Record(event string, payload []byte, session string, opt Options) {
+	recordDecided(event, payload, session, opt, nil)
+}
+
+// recordDecided is Record with what the hook decided (nil: nothing).
+func recordDecided(event string, payload []byte, session string, opt Options, d *decision) {
 	if opt.Agent == "" {
 		return
 	}
@@ -556,6 +570,9 @@ func Record(event string, payload []byte, session string, opt Options) {
 		p.SessionID = session
 	}
 	ev := NewEvent(EventName(event, &p), &p, opt.now())
+	if d != nil {
+		ev.Advice, ev.Judge = d.advice, d.judge
+	}
 	NoteContext(ev, &p)
 	noteWhere(ev, &p, opt)
 	t, err := fsutil.Open(opt.Root)

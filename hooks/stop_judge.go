@@ -27,7 +27,9 @@ import (
 // outlasts its time, which counts inside the hook's budget (fail open).
 //
 // The judge reads one JSON object on stdin, {"prompt", "last_assistant_message",
-// "session_id", "cwd"}, and prints a probability between 0 and 1.
+// "session_id", "cwd"}, and prints a probability between 0 and 1. The
+// subagent gate (subagent.go) runs its judge the same way, adding the
+// subagent's "agent_id" and "agent_type".
 
 // maxNudges is how many times one prompt's turn may be nudged.
 const maxNudges = 3
@@ -48,6 +50,8 @@ type judgeInput struct {
 	LastAssistantMessage string `json:"last_assistant_message"`
 	SessionID            string `json:"session_id"`
 	Cwd                  string `json:"cwd"`
+	AgentID              string `json:"agent_id,omitempty"`
+	AgentType            string `json:"agent_type,omitempty"`
 }
 
 // nudgeMark is in every nudge, so a nudge is never taken for a prompt.
@@ -291,8 +295,13 @@ func codexJudge(opt Options) Result {
 	ctx, cancel := opt.lockCtx()
 	defer cancel()
 	c.t, c.ctx = t, ctx
-	if nudge := judgeStop(c); nudge != "" {
-		return codexJSON(orderedStop{"block", nudge})
+	nudge := judgeStop(c)
+	res := Result{}
+	if nudge != "" {
+		res = codexJSON(orderedStop{"block", nudge})
 	}
-	return Result{}
+	if c.line.Advice != "" || c.line.Judge != "" {
+		res.decided = &decision{advice: c.line.Advice, judge: c.line.Judge}
+	}
+	return res
 }

@@ -1,6 +1,12 @@
 package hooks
 
-import "strings"
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/smalltalk-go/st/events"
+)
 
 // DefaultSubagentContract is the paragraph every subagent gets at its
 // start unless the config's subagent_contract replaces it.
@@ -15,4 +21,72 @@ func SubagentContract(c Config) string {
 		return s
 	}
 	return DefaultSubagentContract
+}
+
+// The subagent gate: when config.yaml names a subagent_gate command,
+// SubagentStop asks it whether the subagent did the work or only
+// returned a plan, with the stop judge's contract (stop_judge.go: JSON
+// on stdin, a probability on stdout, the same runner and time bounds);
+// above stop_nudge_threshold the subagent is sent back to work, once per
+// subagent. A subagent that failed, one that goes on after another
+// hook's block (stop_hook_active), a judge that fails or runs out of
+// time: the subagent ends as it is (fail open). The SubagentStop line
+// records the judge's answer (Judge) and, when it sent the subagent
+// back, Advice "gate": events.Subagents then counts the subagent as
+// running until its next SubagentStop.
+
+// maxGated bounds the subagents a session's state remembers as gated.
+const maxGated = 64
+
+// gateMark is in every send-back, naming who sent it.
+const gateMark = "st's subagent gate"
+
+// gateText is what a sent-back subagent goes on with.
+func gateText(p float64) string {
+	return "Your report reads as a plan, not as work done (" + gateMark + ": " + strconv.FormatFloat(p, 'f', 2, 64) +
+		"). Do the work now with your tools, then report what you did and what it showed; if you cannot do it, say why."
+}
+
+// gateSubagent decides whether SubagentStop sends the subagent back: the
+// text to go on with, or "" to let it end.
+func gateSubagent(c *call) string {
+	cmd := c.opt.Config.SubagentGate
+	p, ev := &c.p, c.line
+	if cmd == "" || c.t == nil || ev.Error != "" || p.StopHookActive || p.AgentID == "" {
+		return ""
+	}
+	key := events.Cap(p.AgentID, 128)
+	gated := false
+	_ = UpdateState(c.ctx, c.t, c.opt.Agent, p.SessionID, func(s *State) bool { // best effort: unsaved, the gate may ask once more
+		gated = slices.Contains(s.Gated, key)
+		return false
+	})
+	if gated {
+		ev.Judge = "spent"
+		return ""
+	}
+	task, _ := lastPrompt(p.AgentTranscriptPath)
+	prob, verdict := runJudge(c, cmd, judgeInput{Prompt: task, LastAssistantMessage: p.LastAssistantMessage,
+		SessionID: p.SessionID, Cwd: p.Cwd, AgentID: p.AgentID, AgentType: p.AgentType})
+	ev.Judge = verdict
+	if verdict == "failed" || verdict == "timeout" || prob <= c.opt.Config.StopNudgeThreshold {
+		return ""
+	}
+	sent := false
+	_ = UpdateState(c.ctx, c.t, c.opt.Agent, p.SessionID, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
+		if slices.Contains(s.Gated, key) {
+			return false // a concurrent SubagentStop of the same subagent sent it back
+		}
+		s.Gated = append(s.Gated, key)
+		if len(s.Gated) > maxGated {
+			s.Gated = s.Gated[len(s.Gated)-maxGated:]
+		}
+		sent = true
+		return true
+	})
+	if !sent {
+		return ""
+	}
+	ev.Advice = "gate"
+	return gateText(prob)
 }

@@ -19,6 +19,7 @@ var ClaudeAllEntries = []Entry{
 	{Event: "StopFailure", Hook: hooks.StopFailure, Args: []string{"--retry"}, Async: true, AsyncRewake: true, Timeout: 900},
 	{Event: "UserPromptSubmit", Hook: hooks.UserPromptSubmit, Timeout: 10},
 	{Event: "SubagentStart", Hook: hooks.SubagentStart, Timeout: 5},
+	{Event: "SubagentStop", Hook: hooks.SubagentStop, Timeout: 5},
 	{Event: "PreToolUse", Hook: hooks.PreToolUse, Matcher: PreToolUseMatcher, Timeout: 5},
 	{Event: "PostToolUse", Hook: hooks.PostToolUse, Timeout: 5},
 	{Event: "PostToolUseFailure", Hook: hooks.PostToolUseFailure, Timeout: 5},

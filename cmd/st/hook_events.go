@@ -9,6 +9,7 @@ import (
 type (
 	hookUserPromptSubmitCmd   struct{}
 	hookSubagentStartCmd      struct{}
+	hookSubagentStopCmd       struct{}
 	hookPreToolUseCmd         struct{}
 	hookPostToolUseCmd        struct{}
 	hookPostToolUseFailureCmd struct{}
@@ -25,6 +26,9 @@ func (c *hookUserPromptSubmitCmd) Run(a *app) error {
 func (c *hookSubagentStartCmd) Run(a *app) error {
 	return a.runHook(hooks.SubagentStart, hooks.Options{})
 }
+func (c *hookSubagentStopCmd) Run(a *app) error {
+	return a.runHook(hooks.SubagentStop, hooks.Options{})
+}
 func (c *hookPreToolUseCmd) Run(a *app) error  { return a.runHook(hooks.PreToolUse, hooks.Options{}) }
 func (c *hookPostToolUseCmd) Run(a *app) error { return a.runHook(hooks.PostToolUse, hooks.Options{}) }
 func (c *hookPostToolUseFailureCmd) Run(a *app) error {
@@ -40,6 +44,7 @@ func (c *hookSessionEndCmd) Run(a *app) error { return a.runHook(hooks.SessionEn
 
 func (hookUserPromptSubmitCmd) examples() []example   { return hookExamples("user-prompt-submit") }
 func (hookSubagentStartCmd) examples() []example      { return hookExamples("subagent-start") }
+func (hookSubagentStopCmd) examples() []example       { return hookExamples("subagent-stop") }
 func (hookPreToolUseCmd) examples() []example         { return hookExamples("pre-tool-use") }
 func (hookPostToolUseCmd) examples() []example        { return hookExamples("post-tool-use") }
 func (hookPostToolUseFailureCmd) examples() []example { return hookExamples("post-tool-use-failure") }

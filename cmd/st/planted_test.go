@@ -223,6 +223,7 @@ var plantedHooks = []struct{ event, payload string }{
 	{"codex-session-start", "codex/SessionStart"}, {"codex-stop", "codex/Stop"},
 	{"codex-pre-tool-use", "codex/PreToolUse-apply_patch"},
 	{"user-prompt-submit", "claudecode/UserPromptSubmit"}, {"subagent-start", "claudecode/SubagentStart"},
+	{"subagent-stop", "claudecode/SubagentStop"},
 	{"pre-tool-use", "claudecode/PreToolUse"}, {"post-tool-use", "claudecode/PostToolUse"},
 	{"post-tool-use-failure", "claudecode/PostToolUseFailure"}, {"notification", "claudecode/Notification"},
 	{"stop", "claudecode/Stop"}, {"pre-compact", "claudecode/PreCompact"},

@@ -107,6 +107,9 @@ type event struct {
 	Error     string `json:"error"`
 	Advice    string `json:"advice"`
 	AgentType string `json:"agent_type"`
+	AgentID   string `json:"agent_id"`
+	Message   string `json:"message"`
+	Judge     string `json:"judge"`
 	Attempt   int    `json:"attempt"`
 	CtxTokens int64  `json:"ctx_tokens"`
 	Model     string `json:"model"`

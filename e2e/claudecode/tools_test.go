@@ -124,6 +124,7 @@ func TestToolHooks(t *testing.T) {
 		{"PostToolUseFailure", "Bash", "exit 3"},
 		{"PostToolUse", "mcp__st__st_msg_send", ""},
 		{"SubagentStart", "", "general-purpose"},
+		{"SubagentStop", "", "general-purpose"},
 		{"UserPromptSubmit", "", "context-60"},
 		{"Stop", "", ""},
 		{"SessionEnd", "", ""},
@@ -133,6 +134,9 @@ func TestToolHooks(t *testing.T) {
 		for _, e := range find(evs, w.event) {
 			if e.Session != r.session || w.tool != "" && e.Tool != w.tool {
 				continue
+			}
+			if w.event == "SubagentStop" && e.Message != "SUB-REPORT: nothing to see" {
+				continue // the subagent's end carries the first line of its report
 			}
 			if w.detail == "" || strings.Contains(e.Advice+" "+e.Path+" "+e.Command+" "+e.AgentType, w.detail) {
 				found = true
