@@ -19,15 +19,15 @@ import (
 // continue} is rejected by both, so ours prints the shapes Codex accepts
 // (st-compat.md §9 #36 asked to raise it; the text is upstream's).
 
-// cursorDir is the Codex cursors' folder under the state dir
-// (codex_cursor.go).
-const cursorDir = "st-codex-hooks"
-
-func runCodexSessionStart(opt Options) Result {
+// runCodexSessionStart serves the clients that take the restart context
+// as SessionStart's hookSpecificOutput.additionalContext and announce
+// arrivals from a cursor in cl.CursorDir (codex_cursor.go): Codex and
+// Gemini CLI.
+func runCodexSessionStart(opt Options, cl Client) Result {
 	if opt.Agent == "" {
 		return Result{} // fail open: no agent, nothing to say
 	}
-	budget := ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir)
+	budget := ContextBudget(cl.Family, opt.ContextBudget, opt.ConfigDir)
 	brief := fleetBrief(opt, budget/briefShare) // brief.go
 	budget -= len(brief)
 	now, fresh := freshNow(opt.Root, opt.Agent, opt.RehydrateStaleS, opt.Now(), budget)
@@ -44,7 +44,7 @@ func runCodexSessionStart(opt Options) Result {
 	// What SessionStart names is announced: move the agent's cursor past
 	// it, so the first Stop does not repeat it, but not past
 	// the older messages the budget left out.
-	if t, err := fsutil.OpenOrCreate(filepath.Join(opt.StateDir, cursorDir)); err == nil {
+	if t, err := fsutil.OpenOrCreate(filepath.Join(opt.StateDir, cl.CursorDir)); err == nil {
 		c := openCursor(t, opt)
 		c.save(items, items[len(items)-shown:], nowMS)
 		c.close()
@@ -107,8 +107,10 @@ func codexStartText(opt Options, now nowMD, fresh bool, items []item, budget int
 // rest for the next turn's Stop. The one continuation already said how
 // many older messages it left out and how to list them, and each further
 // one would resend the whole context (1,000 unread messages made one turn
-// take seven model requests).
-func runCodexStop(opt Options) Result {
+// take seven model requests). Gemini CLI's AfterAgent takes the same
+// {"decision":"block","reason":…} as a retry turn with reason as its
+// prompt, and says stop_hook_active the same way.
+func runCodexStop(opt Options, cl Client) Result {
 	if opt.Agent == "" {
 		return Result{} // fail open: no agent, nothing to say
 	}
@@ -116,7 +118,7 @@ func runCodexStop(opt Options) Result {
 	if p, _ := ParsePayload(opt.logPayload()); p.StopHookActive {
 		return Result{}
 	}
-	dir := filepath.Join(opt.StateDir, cursorDir)
+	dir := filepath.Join(opt.StateDir, cl.CursorDir)
 	t, err := fsutil.OpenOrCreate(dir)
 	if err != nil {
 		noteWriteFailure(opt, dir, err)
@@ -139,7 +141,7 @@ func runCodexStop(opt Options) Result {
 		c.save(listed, nil, nowMS)
 		return codexJudge(opt) // stop_judge.go
 	}
-	budget := ContextBudget(Codex, opt.ContextBudget, opt.ConfigDir)
+	budget := ContextBudget(cl.Family, opt.ContextBudget, opt.ConfigDir)
 	text, shown := codexListText(fmt.Sprintf("## st inbox (%d new since last check)", len(items)), items, budget)
 	// Only what the text names is announced: the older ones it left out
 	// stay news for the next Stop.

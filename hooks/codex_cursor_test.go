@@ -122,7 +122,7 @@ func TestCodexStopConcurrentAnnouncesOnce(t *testing.T) {
 		var wg sync.WaitGroup
 		outs := make([]string, 4)
 		for i := range outs {
-			wg.Go(func() { outs[i] = string(runCodexStop(opt).Stdout) })
+			wg.Go(func() { outs[i] = string(runCodexStop(opt, client(Codex)).Stdout) })
 		}
 		wg.Wait()
 		announced := 0
@@ -143,23 +143,23 @@ func TestCodexCursorSessionStartThenStop(t *testing.T) {
 	opt.Now = func() time.Time { return now }
 	inbox := filepath.Join(opt.Root, "alice", "inbox")
 	writeFile(t, filepath.Join(inbox, "1784628000000-aaaaaa.md"), "---\nfrom: bob\n---\nhi\n")
-	if out := string(runCodexSessionStart(opt).Stdout); !strings.Contains(out, "aaaaaa") {
+	if out := string(runCodexSessionStart(opt, client(Codex)).Stdout); !strings.Contains(out, "aaaaaa") {
 		t.Fatalf("SessionStart did not list the message: %q", out)
 	}
-	if out := runCodexStop(opt).Stdout; len(out) != 0 {
+	if out := runCodexStop(opt, client(Codex)).Stdout; len(out) != 0 {
 		t.Fatalf("first Stop repeated SessionStart: %q", out)
 	}
 	writeFile(t, filepath.Join(inbox, "1784628001000-bbbbbb.md"), "---\nfrom: bob\n---\nhi\n")
-	if out := string(runCodexStop(opt).Stdout); !strings.Contains(out, "bbbbbb") || strings.Contains(out, "aaaaaa") {
+	if out := string(runCodexStop(opt, client(Codex)).Stdout); !strings.Contains(out, "bbbbbb") || strings.Contains(out, "aaaaaa") {
 		t.Fatalf("Stop after an arrival = %q", out)
 	}
-	if out := runCodexStop(opt).Stdout; len(out) != 0 {
+	if out := runCodexStop(opt, client(Codex)).Stdout; len(out) != 0 {
 		t.Fatalf("second Stop repeated the arrival: %q", out)
 	}
 	bob := opt
 	bob.Agent = "bob"
 	writeFile(t, filepath.Join(opt.Root, "bob", "inbox", "1784627000000-cccccc.md"), "---\nfrom: alice\n---\nhi\n")
-	if out := string(runCodexStop(bob).Stdout); !strings.Contains(out, "cccccc") {
+	if out := string(runCodexStop(bob, client(Codex)).Stdout); !strings.Contains(out, "cccccc") {
 		t.Fatalf("bob's Stop = %q", out)
 	}
 }
@@ -169,8 +169,8 @@ func TestCodexCursorSessionStartThenStop(t *testing.T) {
 func TestCodexStopKeepsUnchangedCursor(t *testing.T) {
 	opt := testOptions(t)
 	writeFile(t, filepath.Join(opt.Root, "alice", "inbox", "1784627000000-aaaaaa.md"), "---\nfrom: bob\n---\nhi\n")
-	runCodexStop(opt)
-	matches, _ := filepath.Glob(filepath.Join(opt.StateDir, cursorDir, "*", "alice"+cursorSuffix))
+	runCodexStop(opt, client(Codex))
+	matches, _ := filepath.Glob(filepath.Join(opt.StateDir, client(Codex).CursorDir, "*", "alice"+cursorSuffix))
 	if len(matches) != 1 {
 		t.Fatalf("cursor files: %v", matches)
 	}
@@ -178,7 +178,7 @@ func TestCodexStopKeepsUnchangedCursor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out := runCodexStop(opt).Stdout; len(out) != 0 {
+	if out := runCodexStop(opt, client(Codex)).Stdout; len(out) != 0 {
 		t.Fatalf("second Stop = %q", out)
 	}
 	after, err := os.Stat(matches[0])
@@ -204,10 +204,10 @@ func TestCodexBudgetKeepsNewestAndAnnouncesTheRestLater(t *testing.T) {
 		named := map[string]int{}
 		var texts []string
 		if start {
-			texts = append(texts, codexText(t, runCodexSessionStart(opt)))
+			texts = append(texts, codexText(t, runCodexSessionStart(opt, client(Codex))))
 		}
 		for range 20 {
-			texts = append(texts, codexText(t, runCodexStop(opt)))
+			texts = append(texts, codexText(t, runCodexStop(opt, client(Codex))))
 		}
 		for i, text := range texts {
 			if text == "" {

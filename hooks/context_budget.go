@@ -26,13 +26,14 @@ import (
 //	ST_HOOK_CONTEXT_BUDGET=6000        every client
 //	hook_context_budget: 6000          in $ST_CONFIG/config.yaml, every client
 //	hook_context_budget: {claude-code: 9999, codex: 6000}
-//	the client's default               DefaultClaudeBudget, DefaultCodexBudget
+//	the client's default               its row's Budget (clients.go)
 //
 // A value that is not a positive integer is ignored; one under MinBudget
 // counts as MinBudget.
 const (
 	DefaultClaudeBudget = MaxText // under Claude Code's 10,000-character cap
 	DefaultCodexBudget  = 8000    // about 2,000 tokens, under Codex's 2,500
+	DefaultGeminiBudget = 8000    // as Codex's: the restart context, not a document
 	MinBudget           = 1000
 	configBudgetKey     = "hook_context_budget"
 )
@@ -50,8 +51,8 @@ func ContextBudget(client, env, configDir string) int {
 			}
 		}
 	}
-	if client == Codex {
-		return DefaultCodexBudget
+	if c, ok := ClientFor(client); ok {
+		return c.Budget
 	}
 	return DefaultClaudeBudget
 }

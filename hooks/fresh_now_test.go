@@ -38,7 +38,7 @@ func TestFreshNowConfined(t *testing.T) {
 			if strings.Contains(string(r.Stderr), "CANARY") || strings.Contains(string(r.Stderr), "<context") {
 				t.Errorf("session-start injected it: %q", r.Stderr)
 			}
-			r = runCodexSessionStart(opt)
+			r = runCodexSessionStart(opt, client(Codex))
 			if strings.Contains(string(r.Stdout), "CANARY") || strings.Contains(string(r.Stdout), "<context") {
 				t.Errorf("codex-session-start injected it: %q", r.Stdout)
 			}

@@ -4,9 +4,11 @@
 // codex-session-start and codex-stop), the Claude Code events that
 // `st hooks install --all` adds (user-prompt-submit, subagent-start,
 // subagent-stop, pre-tool-use, post-tool-use, post-tool-use-failure, notification,
-// stop, session-end, and stop-failure --retry), and Codex's
+// stop, session-end, and stop-failure --retry), Codex's
 // codex-pre-tool-use, which refuses edits under another agent's
-// reservation.
+// reservation, and Gemini CLI's gemini-session-start, gemini-before-tool,
+// gemini-after-agent and gemini-notification (gemini.go). What each
+// client needs of the runtime is one row of Clients (clients.go).
 //
 // Every event goes through one runner (run.go): Serve reads the payload
 // (bounded), loads config.yaml for the hooks that read it, and hands
@@ -82,9 +84,11 @@ var Events = []string{SessionStart, PreCompact, StopFailure, CodexSessionStart, 
 // order.
 var ExtraEvents = []string{UserPromptSubmit, SubagentStart, SubagentStop, PreToolUse, PostToolUse, PostToolUseFailure, Notification, Stop, SessionEnd}
 
-// IsEvent reports whether name is one of Events, ExtraEvents or GitEvents.
+// IsEvent reports whether name is one of Events, ExtraEvents, GeminiEvents
+// or GitEvents.
 func IsEvent(name string) bool {
-	return slices.Contains(Events, name) || slices.Contains(ExtraEvents, name) || slices.Contains(GitEvents, name)
+	return slices.Contains(Events, name) || slices.Contains(ExtraEvents, name) ||
+		slices.Contains(GeminiEvents, name) || slices.Contains(GitEvents, name)
 }
 
 // isoSecond formats t as date -u +%Y-%m-%dT%H:%M:%SZ does.

@@ -177,6 +177,10 @@ var EventNames = map[string]string{
 	"codex-session-start":   "SessionStart",
 	"codex-stop":            "Stop",
 	"codex-pre-tool-use":    "PreToolUse",
+	"gemini-session-start":  "SessionStart",
+	"gemini-before-tool":    "BeforeTool",
+	"gemini-after-agent":    "AfterAgent",
+	"gemini-notification":   "Notification",
 }
 
 // EventName is the Claude Code name for a hook: the payload's

@@ -133,9 +133,9 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 		}
 		return h, true
 	case CodexSessionStart:
-		return hook{run: func(c *call) Result { return runCodexSessionStart(c.opt) }, readsConfig: true}, true
+		return hook{run: func(c *call) Result { return runCodexSessionStart(c.opt, client(Codex)) }, readsConfig: true}, true
 	case CodexStop:
-		return hook{run: func(c *call) Result { return runCodexStop(c.opt) }, readsConfig: true}, true
+		return hook{run: func(c *call) Result { return runCodexStop(c.opt, client(Codex)) }, readsConfig: true}, true
 	case CodexPreToolUse:
 		return hook{run: codexPreToolUse, readsPayload: true, onStore: true}, true
 	case UserPromptSubmit:
@@ -158,6 +158,14 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 		return hook{run: sessionEnd, readsPayload: true, onStore: true, createsRoot: true}, true
 	case GitPreCommit:
 		return hook{run: gitPreCommit}, true
+	case GeminiSessionStart:
+		return hook{run: func(c *call) Result { return runCodexSessionStart(c.opt, client(Gemini)) }, readsConfig: true}, true
+	case GeminiAfterAgent:
+		return hook{run: func(c *call) Result { return runCodexStop(c.opt, client(Gemini)) }, readsConfig: true}, true
+	case GeminiBeforeTool:
+		return hook{run: geminiBeforeTool, readsPayload: true, onStore: true}, true
+	case GeminiNotification:
+		return hook{run: geminiNotification, readsPayload: true, readsConfig: true, onStore: true, createsRoot: true}, true
 	}
 	return hook{}, false
 }
@@ -174,6 +182,16 @@ type call struct {
 	ctx     context.Context
 
 	reservations *reserve.Set // read at the first edit check (reservations.go)
+
+	deny func(reason string) []byte // how the client takes a refusal; nil: Claude Code's Deny
+}
+
+// denyOut is the call's refusal in its client's form.
+func (c *call) denyOut(reason string) []byte {
+	if c.deny == nil {
+		return Deny(reason)
+	}
+	return c.deny(reason)
 }
 
 // StdinBound bounds the read of a hook's payload; a timeout counts as
@@ -220,7 +238,7 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 			}
 		}()
 		var payload []byte
-		if ok && (event == PreToolUse || event == CodexPreToolUse) {
+		if ok && (event == PreToolUse || event == CodexPreToolUse || event == GeminiBeforeTool) {
 			payload, opt.payloadCut = readEditPayload(stdin, opt.deadline.Add(-decideTime(budgetFor(event, opt))))
 		} else if ok && h.readsPayload {
 			payload = readBounded(stdin, StdinBound)

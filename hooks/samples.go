@@ -9,7 +9,7 @@ var payloads embed.FS
 // names the harness sends (claude-code-hooks.md).
 func Sample(event string) []byte {
 	name := "claude-" + event + ".json"
-	if IsCodex(event) {
+	if IsCodex(event) || IsGemini(event) {
 		name = event + ".json"
 	}
 	data, err := payloads.ReadFile("payloads/" + name)

@@ -44,7 +44,7 @@ func otherReservations(c *call) bool {
 func undecidedDeny(c *call, why, retry string) (reason string, denied bool) {
 	// Should the reservations take too long to read, the edit is refused
 	// all the same: it cannot be checked.
-	c.opt.early.otherwise(Result{Stdout: Deny(why + ". st could not read the reservations in time either, " +
+	c.opt.early.otherwise(Result{Stdout: c.denyOut(why + ". st could not read the reservations in time either, " +
 		"so it refuses this edit rather than let it through unchecked. " + retry)})
 	if !otherReservations(c) {
 		return "", false

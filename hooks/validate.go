@@ -25,6 +25,9 @@ func CheckOutput(event string, stdout []byte) error {
 	if IsCodex(event) {
 		return checkCodex(EventNames[event], trimmed)
 	}
+	if IsGemini(event) {
+		return checkGemini(trimmed)
+	}
 	if trimmed[0] != '{' {
 		return nil // plain text: context on SessionStart, debug log elsewhere
 	}

@@ -22,6 +22,7 @@ type DoctorOptions struct {
 	Files     []string                     // settings files, in order
 	Required  bool                         // a missing file is a failure (--settings)
 	CodexHome string                       // $CODEX_HOME: its hooks.json is Codex's, its config.toml holds the trust
+	GeminiDir string                       // Gemini CLI's config folder: its settings.json is Gemini CLI's
 	CodexTOML []string                     // Codex config.toml files whose [hooks] may wire st too
 	Agent     string                       // the agent the doctor's shell names ("" = none)
 	StBin     string                       // the running st
@@ -62,8 +63,17 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 	var claudeEvents []string // events st is wired for in Claude Code's files
 	codex := newCodexCheck(opt.CodexHome)
 	var resv reserveCheck
+	geminiWired := false
 	for _, path := range opt.Files {
 		isCodex := isCodexFile(path) || opt.CodexHome != "" && path == filepath.Join(opt.CodexHome, "hooks.json")
+		isGemini := !isCodex && isGeminiFile(path, opt.GeminiDir)
+		family := hooks.ClaudeCode
+		switch {
+		case isCodex:
+			family = hooks.Codex
+		case isGemini:
+			family = hooks.Gemini
+		}
 		s, err := ReadSettings(path, isCodex)
 		if err != nil {
 			fail("%v", err)
@@ -82,7 +92,7 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 			if _, ok := OursEvent(h.Command, opt.StBin); ok {
 				fmt.Fprintf(w, "  st    %s: %s\n", h.Event, h.Command)
 				ours = append(ours, h)
-				if !isCodex {
+				if family == hooks.ClaudeCode {
 					claudeEvents = append(claudeEvents, h.Event)
 				}
 			}
@@ -93,7 +103,15 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		if isCodex {
 			codex.trust(path, s.Doc, opt.StBin, fail, w)
 		}
-		resv.add(s.Doc, opt.StBin, isCodex)
+		if isGemini {
+			for _, p := range GeminiSwitchProblems(s.Doc, opt.StBin) {
+				fail("%s: %s", path, p)
+			}
+			if len(Installed(s.Doc, opt.StBin)) > 0 {
+				geminiWired = true
+			}
+		}
+		resv.add(s.Doc, opt.StBin, family)
 	}
 	for _, path := range opt.CodexTOML {
 		ours = append(ours, codex.tomlHooks(path, opt.StBin, fail, w)...)
@@ -104,6 +122,9 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		return failed
 	}
 	codex.report(fail, w)
+	if geminiWired {
+		fmt.Fprintln(w, "# "+GeminiTrustAdvice)
+	}
 	if opt.Agent == "" {
 		fmt.Fprintln(w, noAgentNote)
 	}

@@ -29,6 +29,8 @@ type reserveCheck struct {
 	codexOurs  bool // some Codex hooks.json or config.toml wires st
 	codexPre   []matchedHandler
 	codexSkips func(event, command string) bool // Codex will not run it (nil: runs all)
+	geminiOurs bool                             // some Gemini CLI settings file wires st
+	geminiPre  []matchedHandler
 }
 
 type matchedHandler struct {
@@ -36,9 +38,8 @@ type matchedHandler struct {
 	command string
 }
 
-// add records doc's st handlers (doc is a Claude Code settings file, or
-// with codex a Codex hooks.json).
-func (rc *reserveCheck) add(doc *jsonobj.Object, stBin string, codex bool) {
+// add records doc's st handlers (doc is a settings file of family's).
+func (rc *reserveCheck) add(doc *jsonobj.Object, stBin string, family string) {
 	byEvent := hooksObject(doc, false)
 	if byEvent == nil {
 		return
@@ -60,7 +61,7 @@ func (rc *reserveCheck) add(doc *jsonobj.Object, stBin string, codex bool) {
 				}
 				c, _ := obj.Get("command")
 				cmd, _ := c.(string)
-				rc.note(event, group, cmd, stBin, codex)
+				rc.note(event, group, cmd, stBin, family)
 			}
 		}
 	}
@@ -73,12 +74,12 @@ func (rc *reserveCheck) addTOML(path, stBin string) {
 		return
 	}
 	for _, h := range cfg.Handlers {
-		rc.note(h.Event, h.group, h.Command, stBin, true)
+		rc.note(h.Event, h.group, h.Command, stBin, hooks.Codex)
 	}
 }
 
 // note records one handler of event in group.
-func (rc *reserveCheck) note(event string, group *jsonobj.Object, cmd, stBin string, codex bool) {
+func (rc *reserveCheck) note(event string, group *jsonobj.Object, cmd, stBin string, family string) {
 	ev, ours := OursEvent(cmd, stBin)
 	if !ours {
 		return
@@ -89,8 +90,13 @@ func (rc *reserveCheck) note(event string, group *jsonobj.Object, cmd, stBin str
 		matcher, _ = m.(string)
 	}
 	h := matchedHandler{matcher: matcher, command: cmd}
-	switch {
-	case codex:
+	switch family {
+	case hooks.Gemini:
+		rc.geminiOurs = true
+		if ev == hooks.GeminiBeforeTool && event == "BeforeTool" {
+			rc.geminiPre = append(rc.geminiPre, h)
+		}
+	case hooks.Codex:
 		rc.codexOurs = true
 		if ev == hooks.CodexPreToolUse && event == "PreToolUse" {
 			rc.codexPre = append(rc.codexPre, h)
@@ -125,6 +131,22 @@ func (rc *reserveCheck) report(opt DoctorOptions, fail func(string, ...any), w i
 			rc.check(codexPreLabel, h, CodexEditTools, codexApplyPatch, opt, fail, w)
 		}
 	}
+	if rc.geminiOurs {
+		if len(rc.geminiPre) == 0 {
+			fmt.Fprintln(w, "# reservations (st reserve) are not enforced in Gemini CLI: no st gemini-before-tool hook (`st hooks install --for gemini` wires it)")
+		}
+		for _, h := range rc.geminiPre {
+			rc.check("Gemini CLI BeforeTool", h, hooks.GeminiEditTools, geminiWriteFile, opt, fail, w)
+		}
+	}
+}
+
+// geminiWriteFile is a Gemini CLI write_file of src/x.go in repo, shaped
+// as Gemini CLI 0.61.0 sends it (e2e/gemini/testdata/payloads).
+func geminiWriteFile(repo string) map[string]any {
+	return map[string]any{"session_id": "doctor", "transcript_path": "", "cwd": repo, "hook_event_name": "BeforeTool",
+		"timestamp": "2026-01-01T00:00:00.000Z", "tool_name": "write_file",
+		"tool_input": map[string]any{"file_path": filepath.Join(repo, "src", "x.go"), "content": "x"}}
 }
 
 // codexPreLabel names Codex's reservation check in the doctor's lines.
@@ -237,8 +259,14 @@ func fireReserved(command string, opt DoctorOptions, edit func(repo string) map[
 		return ms, fmt.Sprintf("timed out after %s", opt.Timeout)
 	case err != nil:
 		return ms, err.Error()
-	case !bytes.Contains(stdout.Bytes(), []byte(`"permissionDecision":"deny"`)) || !bytes.Contains(stdout.Bytes(), []byte("doctor-peer")):
+	case !denies(stdout.Bytes()) || !bytes.Contains(stdout.Bytes(), []byte("doctor-peer")):
 		return ms, fmt.Sprintf("it answered %q", firstLine(stdout.Bytes()))
 	}
 	return ms, ""
+}
+
+// denies reports whether out refuses the call, in Claude Code's form
+// (Codex reads it too) or Gemini CLI's.
+func denies(out []byte) bool {
+	return bytes.Contains(out, []byte(`"permissionDecision":"deny"`)) || bytes.HasPrefix(out, []byte(`{"decision":"deny"`))
 }

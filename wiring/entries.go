@@ -21,7 +21,8 @@ type Entry struct {
 	Matcher     string   // "" = no matcher (every occurrence)
 	Async       bool     // Claude Code: run in the background
 	AsyncRewake bool     // Claude Code: exit 2 wakes an idle conversation
-	Timeout     int      // seconds; 0 = the harness default
+	Timeout     int      // in the client's TimeoutUnit; 0 = the harness default
+	Name        string   // Gemini CLI: the handler's name, what /hooks disable takes
 }
 
 // ClaudeSessionStart is how every install wires SessionStart: in the
@@ -53,13 +54,8 @@ const CodexPreToolUseMatcher = "apply_patch|Bash"
 
 // EntriesFor returns the entries of a family (none for pi).
 func EntriesFor(family string) []Entry {
-	switch family {
-	case hooks.ClaudeCode:
-		return ClaudeEntries
-	case hooks.Codex:
-		return CodexEntries
-	}
-	return nil
+	c, _ := ClientFor(family)
+	return c.Entries
 }
 
 // Command is the shell command line that runs the entry with stBin.
@@ -71,6 +67,9 @@ func (e Entry) Command(stBin string) string {
 // Handler is the entry's handler object, keys in upstream's order.
 func (e Entry) Handler(stBin string) *jsonobj.Object {
 	h := jsonobj.New()
+	if e.Name != "" {
+		h.Set("name", e.Name)
+	}
 	h.Set("type", "command")
 	if e.Async {
 		h.Set("async", true)

@@ -63,8 +63,6 @@ var ClaudeEditTools = []string{"Edit", "Write", "NotebookEdit"}
 // InstallEntries is the set `st hooks install` wires for family: the
 // minimal one, or with all the whole Claude Code set.
 func InstallEntries(family string, all bool) []Entry {
-	if all && family == hooks.ClaudeCode {
-		return ClaudeAllEntries
-	}
-	return EntriesFor(family)
+	c, _ := ClientFor(family)
+	return c.InstallSet(all)
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // Families lists the families `st hooks path --for` accepts.
-var Families = []string{hooks.ClaudeCode, hooks.Codex, hooks.Pi}
+var Families = []string{hooks.ClaudeCode, hooks.Codex, hooks.Gemini, hooks.Pi}
 
 // gitGuardMark is in every pre-commit hook st writes; a hook without it
 // is someone else's.

@@ -20,7 +20,7 @@ type Info struct {
 	Scripts        []Script
 	SettingsTarget string
 	Note           string
-	Settings       *jsonobj.Object // claude-code
+	Settings       *jsonobj.Object // claude-code, gemini
 	ExampleConfig  *string         // codex: the TOML fragment; pi: nil (null)
 }
 
@@ -56,6 +56,19 @@ var specs = map[string]familySpec{
 		},
 		target: "~/.codex/config.toml",
 		note:   "Codex config is TOML, not a single JSON block. Merge the fragment in exampleConfig into ~/.codex/config.toml. Its hooks are the ones `st hooks install --for codex` writes to hooks.json: wire them in one place only (Codex runs both), and trust them in Codex (/hooks). The MCP server's [mcp_servers.st] table is not in it: `st init --for codex` writes and updates that one in place.",
+	},
+	hooks.Gemini: {
+		scripts: []Script{
+			{Name: hooks.GeminiSessionStart, Role: "SessionStart — now.md, the unread inbox and the fleet brief", Present: true},
+			{Name: hooks.GeminiBeforeTool, Role: "BeforeTool — refuse a write_file or replace under another agent's reservation", Present: true},
+			{Name: hooks.PostToolUse, Role: "AfterTool — the event log", Present: true},
+			{Name: hooks.GeminiNotification, Role: "Notification — waiting on a human", Present: true},
+			{Name: hooks.GeminiAfterAgent, Role: "AfterAgent — messages that arrived, announced once", Present: true},
+			{Name: hooks.PreCompact, Role: "PreCompress — make sure now.md holds the current state", Present: true},
+			{Name: hooks.SessionEnd, Role: "SessionEnd — the status goes offline", Present: true},
+		},
+		target: "~/.gemini/settings.json (or the project's .gemini/settings.json)",
+		note:   `Merge the "hooks" block below into the settings file (st hooks install --for gemini does it and keeps everything else). Gemini CLI runs hooks only in a trusted folder. st's MCP server goes into the same file: st init --for gemini.`,
 	},
 	hooks.Pi: {
 		scripts: []Script{{Name: "smalltalk.ts", Role: "pi extension — registers the st verbs + push notifications"}},
@@ -135,9 +148,9 @@ func PathInfo(family, stBin string) Info {
 		info.Scripts = append(info.Scripts, s)
 	}
 	switch family {
-	case hooks.ClaudeCode:
+	case hooks.ClaudeCode, hooks.Gemini:
 		doc := jsonobj.New()
-		Install(doc, ClaudeEntries, stBin)
+		Install(doc, EntriesFor(family), stBin)
 		info.Settings = doc
 	case hooks.Codex:
 		frag := CodexFragment(stBin)
@@ -169,7 +182,7 @@ func (info Info) JSON() *jsonobj.Object {
 	o.Set("scripts", scripts)
 	o.Set("settingsTarget", info.SettingsTarget)
 	o.Set("note", info.Note)
-	if info.Family == hooks.ClaudeCode {
+	if info.Settings != nil {
 		o.Set("settings", info.Settings)
 	} else if info.ExampleConfig != nil {
 		o.Set("exampleConfig", *info.ExampleConfig)

@@ -36,7 +36,7 @@ type cli struct {
 	Reservations reservationsCmd `cmd:"" group:"Reservations" reads:"ST_ROOT" help:"list the active reservations"`
 	Sync         syncGroup       `cmd:"" group:"Sync" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S XDG_STATE_HOME" help:"push or pull the store to and from peers with rsync"`
 	Gc           gcCmd           `cmd:"" group:"Sync" help:"remove resurrected copies of archived messages"`
-	Hooks        hooksCmd        `cmd:"" group:"Hooks" help:"show, install, remove or check st's Claude Code and Codex hooks"`
+	Hooks        hooksCmd        `cmd:"" group:"Hooks" help:"show, install, remove or check st's Claude Code, Codex and Gemini CLI hooks"`
 	Hook         hookCmd         `cmd:"" group:"Hooks" help:"run one hook event (called by Claude Code or Codex)"`
 	Events       eventsCmd       `cmd:"" group:"Hooks" help:"print or prune the log of hook runs"`
 	Mcp          mcpCmd          `cmd:"" group:"Embedding" reads:"ST_ROOT ST_AGENT ST_CHANNEL_DEBUG" extra:"unknown flag: %s" help:"serve st's tools to an MCP client over stdio"`

@@ -50,7 +50,10 @@ func TestHelpDefaults(t *testing.T) {
 	if got := filepath.Base(must(a.settingsPath(hooks.ClaudeCode, nil, nil))); got != "settings.local.json" {
 		t.Errorf("hooks install without --scope writes %s, want settings.local.json", got)
 	}
-	scope := fmt.Sprintf("%s; for codex %s", scopeOf(hooks.ClaudeCode), scopeOf(hooks.Codex))
+	if scopeOf(hooks.Codex) != scopeOf(hooks.Gemini) {
+		t.Errorf("help says Codex and Gemini CLI share a default scope; they are %s and %s", scopeOf(hooks.Codex), scopeOf(hooks.Gemini))
+	}
+	scope := fmt.Sprintf("%s; for codex and gemini %s", scopeOf(hooks.ClaudeCode), scopeOf(hooks.Codex))
 	want := map[string]string{
 		"hooks install --for":       client,
 		"hooks uninstall --for":     client,

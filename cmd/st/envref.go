@@ -63,6 +63,7 @@ var envGroups = []settingGroup{
 	{"Set by the clients, or naming their folders", "", []setting{
 		{"CLAUDE_CONFIG_DIR", "~/.claude", "Claude Code's user folder, whose settings.json --scope user edits and doctor checks", "hooks install, uninstall, doctor"},
 		{"CODEX_HOME", "~/.codex", "Codex's folder: hooks.json, config.toml and the trust Codex keeps there", "hooks install, uninstall, doctor, init --for codex"},
+		{"GEMINI_CLI_HOME", "~", "the folder Gemini CLI takes for the home folder: its settings are in $GEMINI_CLI_HOME/.gemini", "hooks install, uninstall, doctor, init --for gemini"},
 		{"CLAUDE_CODE_SESSION_ID", "", "the Claude Code session, when a payload does not say (set by Claude Code)", "stop"},
 		{"CLAUDE_CODE_SESSION_ATTENDED", "", "0 (set by Claude Code for -p and the SDK): nobody can wake the session, so stop-failure --retry does not wait", "stop-failure --retry"},
 		{"CLAUDE_PID", "", "the Claude Code process (set by Claude Code); its command line tells whether a session can be woken", "stop-failure --retry"},

@@ -37,6 +37,13 @@ type hookCmd struct {
 	Stop               hookStopCmd               `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS CLAUDE_CODE_SESSION_ID ST_CONFIG" help:"Claude Code Stop: report messages that arrived during the turn, nudge a turn the stop judge finds unfinished"`
 	SessionEnd         hookSessionEndCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code SessionEnd: set the status to offline"`
 
+	// Gemini CLI's own events; its AfterTool, PreCompress and SessionEnd
+	// run post-tool-use, pre-compact and session-end.
+	GeminiSessionStart hookGeminiSessionStartCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S ST_HOOK_CONTEXT_BUDGET ST_CONFIG ST_HOST ST_SYNC_STALE_S XDG_STATE_HOME" help:"Gemini CLI SessionStart: feed back now.md, the unread inbox and the fleet brief"`
+	GeminiBeforeTool   hookGeminiBeforeToolCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Gemini CLI BeforeTool: refuse a write_file or replace under another agent's reservation"`
+	GeminiAfterAgent   hookGeminiAfterAgentCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET XDG_STATE_HOME ST_CONFIG" help:"Gemini CLI AfterAgent: report messages that arrived since the last check, once"`
+	GeminiNotification hookGeminiNotificationCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR TMUX_PANE" help:"Gemini CLI Notification: tell the operator the agent waits"`
+
 	// git hooks, guarding commits against reservations (hook_git.go).
 	GitPreCommit hookGitPreCommitCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"git pre-commit: refuse a commit touching another agent's reservation"`
 }
@@ -60,6 +67,23 @@ type hookStopFailureCmd struct {
 type hookCodexSessionStartCmd struct{}
 type hookCodexStopCmd struct{}
 type hookCodexPreToolUseCmd struct{}
+type hookGeminiSessionStartCmd struct{}
+type hookGeminiBeforeToolCmd struct{}
+type hookGeminiAfterAgentCmd struct{}
+type hookGeminiNotificationCmd struct{}
+
+func (c *hookGeminiSessionStartCmd) Run(a *app) error {
+	return a.runHook(hooks.GeminiSessionStart, hooks.Options{})
+}
+func (c *hookGeminiBeforeToolCmd) Run(a *app) error {
+	return a.runHook(hooks.GeminiBeforeTool, hooks.Options{})
+}
+func (c *hookGeminiAfterAgentCmd) Run(a *app) error {
+	return a.runHook(hooks.GeminiAfterAgent, hooks.Options{})
+}
+func (c *hookGeminiNotificationCmd) Run(a *app) error {
+	return a.runHook(hooks.GeminiNotification, hooks.Options{})
+}
 
 func (c *hookSessionStartCmd) Run(a *app) error {
 	return a.runHook(hooks.SessionStart, hooks.Options{JSON: c.JSON, Inbox: c.Inbox})
@@ -175,12 +199,16 @@ func hookExamples(event string) []example {
 	}
 }
 
-func (hookSessionStartCmd) examples() []example      { return hookExamples("session-start --json") }
-func (hookPreCompactCmd) examples() []example        { return hookExamples("pre-compact") }
-func (hookStopFailureCmd) examples() []example       { return hookExamples("stop-failure") }
-func (hookCodexSessionStartCmd) examples() []example { return hookExamples("codex-session-start") }
-func (hookCodexStopCmd) examples() []example         { return hookExamples("codex-stop") }
-func (hookCodexPreToolUseCmd) examples() []example   { return hookExamples("codex-pre-tool-use") }
+func (hookSessionStartCmd) examples() []example       { return hookExamples("session-start --json") }
+func (hookPreCompactCmd) examples() []example         { return hookExamples("pre-compact") }
+func (hookStopFailureCmd) examples() []example        { return hookExamples("stop-failure") }
+func (hookCodexSessionStartCmd) examples() []example  { return hookExamples("codex-session-start") }
+func (hookCodexStopCmd) examples() []example          { return hookExamples("codex-stop") }
+func (hookCodexPreToolUseCmd) examples() []example    { return hookExamples("codex-pre-tool-use") }
+func (hookGeminiSessionStartCmd) examples() []example { return hookExamples("gemini-session-start") }
+func (hookGeminiBeforeToolCmd) examples() []example   { return hookExamples("gemini-before-tool") }
+func (hookGeminiAfterAgentCmd) examples() []example   { return hookExamples("gemini-after-agent") }
+func (hookGeminiNotificationCmd) examples() []example { return hookExamples("gemini-notification") }
 
 func (hookCmd) examples() []example {
 	return []example{

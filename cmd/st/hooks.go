@@ -14,7 +14,7 @@ import (
 // hooksCmd prints, installs, removes and checks the hook wiring.
 type hooksCmd struct {
 	Path      hooksPathCmd      `cmd:"" reads:"PATH" help:"print the hook commands and the config that wires them" extra:"unknown flag: %s"`
-	Install   hooksInstallCmd   `cmd:"" reads:"HOME PATH" help:"add st's hooks to a Claude Code or Codex settings file"`
+	Install   hooksInstallCmd   `cmd:"" reads:"HOME PATH" help:"add st's hooks to a Claude Code, Codex or Gemini CLI settings file"`
 	Uninstall hooksUninstallCmd `cmd:"" reads:"HOME" help:"remove st's hooks from a settings file"`
 	Doctor    hooksDoctorCmd    `cmd:"" reads:"ST_ROOT ST_AGENT HOME" help:"check the installed hooks, the store and the agent name, and run each hook once"`
 }
@@ -30,7 +30,7 @@ func init() {
 }
 
 type hooksPathCmd struct {
-	For  *string `missing:"--for requires a value" predict:"claude-code,codex,pi" help:"the client (default ${default_client})"`
+	For  *string `missing:"--for requires a value" predict:"claude-code,codex,gemini,pi" help:"the client (default ${default_client})"`
 	JSON bool    `name:"json" help:"print one JSON object"`
 }
 
@@ -79,7 +79,7 @@ func (a *app) lookPath(name string) (string, error) {
 
 // Help is hooks' paragraph.
 func (hooksCmd) Help() string {
-	return `st plugs into Claude Code and Codex through hooks: the client runs
+	return `st plugs into Claude Code, Codex and Gemini CLI through hooks: the client runs
 "{NAME} hook <event>" at session start, before a compaction, after a failure
 and so on, and st feeds back the agent's restart context and new messages.
 install writes that wiring into the client's settings; doctor checks it.

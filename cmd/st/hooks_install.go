@@ -12,8 +12,8 @@ import (
 )
 
 type hooksInstallCmd struct {
-	For      *string `missing:"--for requires a value" predict:"claude-code,codex,git" help:"the client (default ${default_client}); git: the reservation pre-commit guard of the repository here"`
-	Scope    *string `missing:"--scope requires a value" predict:"user,project,local" help:"user: your own settings; project: the project's shared ones; local: the project's private ones (default ${default_scope}; for codex ${default_codex_scope})"`
+	For      *string `missing:"--for requires a value" predict:"claude-code,codex,gemini,git" help:"the client (default ${default_client}); git: the reservation pre-commit guard of the repository here"`
+	Scope    *string `missing:"--scope requires a value" predict:"user,project,local" help:"user: your own settings; project: the project's shared ones; local: the project's private ones (default ${default_scope}; for codex and gemini ${default_codex_scope})"`
 	Settings *string `placeholder:"FILE" missing:"--settings requires a value" help:"this settings file instead of the scope's"`
 	DryRun   bool    `name:"dry-run" help:"print the resulting file and change nothing"`
 	All      bool    `help:"Claude Code: every st hook, not only the session-boundary ones"`
@@ -21,7 +21,9 @@ type hooksInstallCmd struct {
 
 type hooksUninstallCmd hooksInstallCmd
 
-var installFamilies = []string{hooks.ClaudeCode, hooks.Codex}
+// installFamilies are the clients install, uninstall and init take: the
+// rows of wiring.Clients.
+var installFamilies = wiring.ClientFamilies()
 
 func (c *hooksInstallCmd) Run(a *app) error {
 	return a.changeSettings((*hooksInstallCmd)(c), true)
@@ -92,6 +94,9 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 		if codex {
 			a.codexNotes(path, before, s.Doc, install)
 		}
+		if family == hooks.Gemini {
+			a.geminiNotes(s.Doc, stBin, install)
+		}
 		return nil
 	}
 	s.StBin = stBin
@@ -105,6 +110,9 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 	fmt.Fprintln(a.stdout, verb)
 	if codex {
 		a.codexNotes(path, before, s.Doc, install)
+	}
+	if family == hooks.Gemini {
+		a.geminiNotes(s.Doc, stBin, install)
 	}
 	if install && family == hooks.ClaudeCode && !c.All {
 		fmt.Fprintln(a.stdout, "Note: "+wiring.PartialNote+".")
@@ -120,54 +128,40 @@ func (a *app) settingsPath(family string, scope, file *string) (string, error) {
 		}
 		return *file, nil
 	}
+	row, _ := wiring.ClientFor(family)
 	sc := defaultScope(family)
 	if scope != nil {
 		sc = *scope
 	}
-	switch family {
-	case hooks.Codex:
-		switch sc {
-		case "user":
-			return filepath.Join(a.codexHome(), "hooks.json"), nil
-		case "project":
-			return filepath.Join(".codex", "hooks.json"), nil
-		case "local":
-			return "", sterr.Msg("--scope local is not available for codex (use user or project)")
-		}
-	default:
-		switch sc {
-		case "user":
-			return filepath.Join(a.claudeHome(), "settings.json"), nil
-		case "project":
-			return filepath.Join(".claude", "settings.json"), nil
-		case "local":
-			return filepath.Join(".claude", "settings.local.json"), nil
-		}
+	if path, ok := row.ScopeFile(sc, a.clientDir(row)); ok {
+		return path, nil
+	}
+	if sc == "local" {
+		return "", sterr.Msg("--scope local is not available for %s (use user or project)", family)
 	}
 	return "", sterr.Msg("--scope must be one of user|project|local, got: %s", sc)
 }
 
-// defaultScope is the settings scope without --scope: the project's
-// private file for Claude Code (it has one), the user's for Codex.
+// defaultScope is the settings scope without --scope, as the client's
+// row says: the project's private file for Claude Code (it has one), the
+// user's for Codex and Gemini CLI.
 func defaultScope(family string) string {
-	if family == hooks.Codex {
-		return "user"
-	}
-	return "local"
+	row, _ := wiring.ClientFor(family)
+	return row.DefaultScope
 }
 
-func (a *app) claudeHome() string {
-	if d := a.env.Get("CLAUDE_CONFIG_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join(a.env.Home(), ".claude")
+// clientDir is a client's config folder as its row says.
+func (a *app) clientDir(row wiring.Client) string {
+	return row.ConfigDir(a.env.Get, a.env.Home())
 }
 
-func (a *app) codexHome() string {
-	if d := a.env.Get("CODEX_HOME"); d != "" {
-		return d
-	}
-	return filepath.Join(a.env.Home(), ".codex")
+func (a *app) claudeHome() string { return a.familyDir(hooks.ClaudeCode) }
+func (a *app) codexHome() string  { return a.familyDir(hooks.Codex) }
+func (a *app) geminiHome() string { return a.familyDir(hooks.Gemini) }
+
+func (a *app) familyDir(family string) string {
+	row, _ := wiring.ClientFor(family)
+	return a.clientDir(row)
 }
 
 type hooksDoctorCmd struct {
@@ -178,6 +172,7 @@ func (c *hooksDoctorCmd) Run(a *app) error {
 	agent, _ := a.env.AgentName()
 	opt := wiring.DoctorOptions{
 		CodexHome: a.codexHome(),
+		GeminiDir: a.geminiHome(),
 		Agent:     agent,
 		StBin:     a.selfPath(),
 		LookPath:  a.lookPath,
@@ -189,11 +184,10 @@ func (c *hooksDoctorCmd) Run(a *app) error {
 		opt.Files, opt.Required = []string{*c.Settings}, true
 	} else {
 		opt.CodexTOML = uniqueFiles(a.codexTOMLFiles())
-		opt.Files = uniqueFiles(append([]string{
-			filepath.Join(a.claudeHome(), "settings.json"),
-			filepath.Join(".claude", "settings.json"),
-			filepath.Join(".claude", "settings.local.json"),
-		}, a.codexHooksFiles()...))
+		claude, _ := wiring.ClientFor(hooks.ClaudeCode)
+		gemini, _ := wiring.ClientFor(hooks.Gemini)
+		files := append(claude.Files(a.claudeHome()), a.codexHooksFiles()...)
+		opt.Files = uniqueFiles(append(files, gemini.Files(a.geminiHome())...))
 	}
 	if wiring.Doctor(opt, a.stdout) {
 		return exitCode(exitError)

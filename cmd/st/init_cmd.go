@@ -23,7 +23,7 @@ type initCmd struct {
 	NoChannel bool    `help:"register the server without --channel (the client polls instead)"`
 	Print     bool    `help:"print the entry instead of writing the file"`
 	Force     bool    `help:"replace a different existing st entry without asking"`
-	For       *string `missing:"--for requires a value" predict:"claude-code,codex" help:"the client (default ${default_client}); codex writes the [mcp_servers.st] table of $CODEX_HOME/config.toml"`
+	For       *string `missing:"--for requires a value" predict:"claude-code,codex,gemini" help:"the client (default ${default_client}); codex writes the [mcp_servers.st] table of $CODEX_HOME/config.toml, gemini the mcpServers.st entry of ~/.gemini/settings.json"`
 	Dir       string  `arg:"" optional:"" form:"[<dir>]" help:"the project folder (default: the current folder)"`
 }
 
@@ -35,8 +35,11 @@ func (c *initCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	if family == hooks.Codex {
+	switch family {
+	case hooks.Codex:
 		return a.initCodex(c.Print)
+	case hooks.Gemini:
+		return a.initGemini(c.Print)
 	}
 	args := []any{"mcp", "--channel"}
 	if c.NoChannel {
@@ -166,7 +169,9 @@ func (initCmd) Help() string {
 tools; other entries are kept, and an identical st entry is left alone.
 With --for codex it adds st's [mcp_servers.st] table to $CODEX_HOME/config.toml
 (default ~/.codex), or updates the one there, keeping the rest of the file
-byte for byte; running it again changes nothing.`
+byte for byte; running it again changes nothing. With --for gemini it adds
+or updates the mcpServers.st entry of Gemini CLI's ~/.gemini/settings.json,
+keeping every other setting.`
 }
 
 func (initCmd) examples() []example {
@@ -174,5 +179,6 @@ func (initCmd) examples() []example {
 		{"register st in the current project", "st init"},
 		{"see the entry for another project without writing it", "st init ../api --print"},
 		{"add or update st's table in Codex's config.toml", "st init --for codex"},
+		{"add st's server to Gemini CLI's settings", "st init --for gemini"},
 	}
 }

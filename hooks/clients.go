@@ -1,0 +1,76 @@
+package hooks
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// Client is what the hooks runtime needs to know of one client: the
+// tools with which it edits files and where their path is, how much
+// injected text it takes in one field, and where the hooks that
+// announce new messages keep their cursor. Together with wiring.Client
+// (its settings files, events and trust step) it is the whole
+// description of a client; a new client is a new row in both tables and
+// a recorded payload set, not a new code path.
+type Client struct {
+	Family string
+
+	// EditTools are the tools that change a file; PathKeys are the
+	// tool_input members naming the file, none when the path is inside
+	// a patch (Codex's apply_patch).
+	EditTools []string
+	PathKeys  []string
+
+	// Budget is the default for the text a hook injects (ContextBudget):
+	// under the size at which the client moves, truncates or copies it.
+	Budget int
+
+	// CursorDir is the folder under the state dir where the hooks that
+	// announce arrivals at the end of a turn remember what they
+	// announced; "" for a client whose Stop hook keeps that per session
+	// (arrivals.go).
+	CursorDir string
+}
+
+// Gemini is Gemini CLI's family name.
+const Gemini = "gemini"
+
+// Clients are the clients the runtime serves, one row each.
+var Clients = []Client{
+	{Family: ClaudeCode, EditTools: EditTools, PathKeys: []string{"file_path", "notebook_path"}, Budget: DefaultClaudeBudget},
+	{Family: Codex, EditTools: []string{"apply_patch", "Bash"}, Budget: DefaultCodexBudget, CursorDir: "st-codex-hooks"},
+	// Gemini CLI 0.61.0 edits with write_file and replace, both naming
+	// the file in file_path (e2e/gemini); it takes additionalContext
+	// whole, but the restart context stays as small as Codex's.
+	{Family: Gemini, EditTools: GeminiEditTools, PathKeys: []string{"file_path"}, Budget: DefaultGeminiBudget, CursorDir: "st-gemini-hooks"},
+}
+
+// ClientFor returns family's row; ok is false for an unknown family.
+func ClientFor(family string) (c Client, ok bool) {
+	i := slices.IndexFunc(Clients, func(c Client) bool { return c.Family == family })
+	if i < 0 {
+		return Client{}, false
+	}
+	return Clients[i], true
+}
+
+// client is ClientFor for a family known to exist.
+func client(family string) Client {
+	c, _ := ClientFor(family)
+	return c
+}
+
+// EditPath is the file an edit tool's input names, read at the client's
+// PathKeys; "" when none holds a string.
+func (c Client) EditPath(toolInput json.RawMessage) string {
+	var loose map[string]any
+	if json.Unmarshal(toolInput, &loose) != nil {
+		return ""
+	}
+	for _, k := range c.PathKeys {
+		if s, ok := loose[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
