@@ -1,6 +1,7 @@
 package wiring
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -31,41 +32,12 @@ func GeminiSwitchProblems(doc *jsonobj.Object, stBin string) []string {
 	}
 	dv, _ := cfg.Get("disabled")
 	list, _ := dv.([]any)
-	for _, h := range ourGeminiHandlers(doc, stBin) {
-		if slices.Contains(list, any(h.name)) || slices.Contains(list, any(h.command)) {
-			out = append(out, fmt.Sprintf("hooksConfig.disabled names %s: Gemini CLI will not run it", h.name))
+	for _, h := range AllHandlers(doc) {
+		if _, ours := OursEvent(h.Command, stBin); !ours {
+			continue
 		}
-	}
-	return out
-}
-
-type namedHandler struct{ name, command string }
-
-// ourGeminiHandlers lists st's handlers in doc with their names.
-func ourGeminiHandlers(doc *jsonobj.Object, stBin string) []namedHandler {
-	var out []namedHandler
-	byEvent := hooksObject(doc, false)
-	if byEvent == nil {
-		return nil
-	}
-	for _, event := range byEvent.Keys() {
-		v, _ := byEvent.Get(event)
-		for _, g := range v.([]any) {
-			hv, _ := g.(*jsonobj.Object).Get("hooks")
-			for _, h := range hv.([]any) {
-				obj := h.(*jsonobj.Object)
-				cmd, _ := obj.Get("command")
-				s, _ := cmd.(string)
-				if _, ours := OursEvent(s, stBin); !ours {
-					continue
-				}
-				name, _ := obj.Get("name")
-				n, _ := name.(string)
-				if n == "" {
-					n = s
-				}
-				out = append(out, namedHandler{n, s})
-			}
+		if slices.Contains(list, any(h.Name)) || slices.Contains(list, any(h.Command)) {
+			out = append(out, fmt.Sprintf("hooksConfig.disabled names %s: Gemini CLI will not run it", cmp.Or(h.Name, h.Command)))
 		}
 	}
 	return out

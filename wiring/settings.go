@@ -226,7 +226,8 @@ func Installed(doc *jsonobj.Object, stBin string) []Handler {
 type Handler struct {
 	Event   string
 	Command string
-	Async   bool // Claude Code's "async": true
+	Async   bool   // Claude Code's "async": true
+	Name    string // Gemini CLI's "name", by which hooksConfig.disabled may name it
 }
 
 // AllHandlers lists every command handler in doc, in file order.
@@ -245,7 +246,9 @@ func AllHandlers(doc *jsonobj.Object) []Handler {
 				if cmd, ok := obj.Get("command"); ok {
 					if s, ok := cmd.(string); ok {
 						async, _ := obj.Get("async")
-						out = append(out, Handler{Event: event, Command: s, Async: async == true})
+						name, _ := obj.Get("name")
+						n, _ := name.(string)
+						out = append(out, Handler{Event: event, Command: s, Async: async == true, Name: n})
 					}
 				}
 			}

@@ -1,11 +1,11 @@
 package claudecode
 
 import (
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/smalltalk-go/st/e2e/internal/e2ekit"
 )
 
 // readmeSetup returns the commands of the README's Claude Code setup: the
@@ -13,32 +13,9 @@ import (
 // dropped (export lines included: the test applies them).
 func readmeSetup(t *testing.T) []string {
 	t.Helper()
-	root, err := moduleRoot()
+	cmds, err := e2ekit.ReadmeSteps("Claude Code")
 	if err != nil {
 		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(data), "\n## Claude Code\n")
-	if !ok {
-		t.Fatal(`README.md has no "## Claude Code" section`)
-	}
-	_, block, ok := strings.Cut(section, "```sh\n")
-	block, _, closed := strings.Cut(block, "```")
-	if !ok || !closed {
-		t.Fatal("the README's Claude Code section has no sh block")
-	}
-	var cmds []string
-	for _, line := range strings.Split(block, "\n") {
-		line, _, _ = strings.Cut(line, "#")
-		if line = strings.TrimSpace(line); line != "" {
-			cmds = append(cmds, line)
-		}
-	}
-	if len(cmds) == 0 {
-		t.Fatal("the README's Claude Code sh block has no commands")
 	}
 	return cmds
 }

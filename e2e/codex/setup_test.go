@@ -10,14 +10,12 @@ package codex
 import (
 	"bytes"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 
-	"github.com/gofrs/flock"
+	"github.com/smalltalk-go/st/e2e/internal/e2ekit"
 )
 
 // codexVersion is the Codex CLI these tests pin.
@@ -38,29 +36,7 @@ func TestMain(m *testing.M) {
 	if !explicit {
 		flag.Set("test.parallel", "6")
 	}
-	if testing.Short() {
-		fmt.Println("e2e/codex: skipped in -short mode")
-		os.Exit(0)
-	}
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			fmt.Printf("e2e/codex: skipped: %s not on PATH (install Node to run the real-client tests)\n", tool)
-			os.Exit(0)
-		}
-	}
-	tmp, err := os.MkdirTemp("", "st-e2e-codex-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := 1
-	if err := setup(tmp); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e/codex setup:", err)
-	} else {
-		code = m.Run()
-	}
-	os.RemoveAll(tmp)
-	os.Exit(code)
+	os.Exit(e2ekit.Main(m, "e2e/codex", setup))
 }
 
 func setup(tmp string) error {
@@ -70,52 +46,19 @@ func setup(tmp string) error {
 	}
 	binDir = filepath.Join(tmp, "bin")
 	stBin = filepath.Join(binDir, "st")
-	return buildST(binDir)
+	return e2ekit.BuildST(binDir, "st", "st-mcp")
 }
 
-// installCodex installs the pinned npm package into the cache folder,
-// once: a lock keeps parallel test runs from installing over each other.
+// installCodex installs the pinned npm package once per machine and
+// returns its launcher.
 func installCodex() (string, error) {
-	cache := os.Getenv("ST_E2E_CACHE")
-	if cache == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			dir = os.TempDir()
-		}
-		cache = filepath.Join(dir, "st-e2e")
-	}
-	dir := filepath.Join(cache, "codex-"+codexVersion)
-	bin := filepath.Join(dir, "node_modules", ".bin", "codex")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	bin := func(dir string) string { return filepath.Join(dir, "node_modules", ".bin", "codex") }
+	dir, err := e2ekit.Install("@openai/codex", codexVersion, func(dir string) bool {
+		out, err := exec.Command(bin(dir), "--version").CombinedOutput()
+		return err == nil && bytes.Contains(out, []byte(codexVersion))
+	})
+	if err != nil {
 		return "", err
 	}
-	lock := flock.New(filepath.Join(cache, "codex-"+codexVersion+".lock"))
-	if err := lock.Lock(); err != nil {
-		return "", err
-	}
-	defer lock.Unlock()
-	if out, err := exec.Command(bin, "--version").CombinedOutput(); err == nil && bytes.Contains(out, []byte(codexVersion)) {
-		return bin, nil
-	}
-	cmd := exec.Command("npm", "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
-		"@openai/codex@"+codexVersion)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("npm install @openai/codex@%s: %v\n%s", codexVersion, err, out)
-	}
-	return bin, nil
-}
-
-// buildST builds st and st-mcp as installed: static, into dir.
-func buildST(dir string) error {
-	_, file, _, _ := runtime.Caller(0)
-	repo := filepath.Join(filepath.Dir(file), "..", "..")
-	for _, name := range []string{"st", "st-mcp"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "./cmd/"+name)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("go build %s: %v\n%s", name, err, out)
-		}
-	}
-	return nil
+	return bin(dir), nil
 }

@@ -1,37 +1,20 @@
 package gemini
 
 import (
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/smalltalk-go/st/e2e/internal/e2ekit"
 )
 
 // readmeSteps are the lines of the README's Gemini CLI sh block, each
 // without its comment.
 func readmeSteps(t *testing.T) []string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "README.md"))
+	steps, err := e2ekit.ReadmeSteps("Gemini CLI")
 	if err != nil {
 		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(data), "\n## Gemini CLI\n")
-	if !ok {
-		t.Fatal("README has no Gemini CLI section")
-	}
-	_, block, ok := strings.Cut(section, "```sh\n")
-	block, _, ok2 := strings.Cut(block, "```")
-	if !ok || !ok2 {
-		t.Fatal("README's Gemini CLI section has no sh block")
-	}
-	var steps []string
-	for _, line := range strings.Split(block, "\n") {
-		line, _, _ = strings.Cut(line, "#")
-		if line = strings.TrimSpace(line); line != "" {
-			steps = append(steps, line)
-		}
 	}
 	return steps
 }

@@ -13,14 +13,11 @@ package gemini
 import (
 	"bytes"
 	"flag"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 
-	"github.com/gofrs/flock"
+	"github.com/smalltalk-go/st/e2e/internal/e2ekit"
 )
 
 // geminiVersion is the Gemini CLI these tests pin.
@@ -35,29 +32,7 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	if testing.Short() {
-		fmt.Println("e2e/gemini: skipped in -short mode")
-		os.Exit(0)
-	}
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			fmt.Printf("e2e/gemini: skipped: %s not on PATH (install Node to run the real-client tests)\n", tool)
-			os.Exit(0)
-		}
-	}
-	tmp, err := os.MkdirTemp("", "st-e2e-gemini-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := 1
-	if err := setup(tmp); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e/gemini setup:", err)
-	} else {
-		code = m.Run()
-	}
-	os.RemoveAll(tmp)
-	os.Exit(code)
+	os.Exit(e2ekit.Main(m, "e2e/gemini", setup))
 }
 
 func setup(tmp string) error {
@@ -70,55 +45,23 @@ func setup(tmp string) error {
 	}
 	binDir = filepath.Join(tmp, "bin")
 	stBin = filepath.Join(binDir, "st")
-	return buildST(binDir)
+	return e2ekit.BuildST(binDir, "st", "st-mcp")
 }
 
-// installGemini installs the pinned npm package into the cache folder,
-// once: a lock keeps parallel test runs from installing over each other.
+// installGemini installs the pinned npm package once per machine and
+// returns the client's entry point.
 func installGemini() (string, error) {
-	cache := os.Getenv("ST_E2E_CACHE")
-	if cache == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			dir = os.TempDir()
+	pkgDir := func(dir string) string { return filepath.Join(dir, "node_modules", "@google", "gemini-cli") }
+	dir, err := e2ekit.Install("@google/gemini-cli", geminiVersion, func(dir string) bool {
+		pkg, err := os.ReadFile(filepath.Join(pkgDir(dir), "package.json"))
+		if err != nil || !bytes.Contains(pkg, []byte(`"version": "`+geminiVersion+`"`)) {
+			return false
 		}
-		cache = filepath.Join(dir, "st-e2e")
-	}
-	dir := filepath.Join(cache, "gemini-"+geminiVersion)
-	js := filepath.Join(dir, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+		_, err = os.Stat(filepath.Join(pkgDir(dir), "bundle", "gemini.js"))
+		return err == nil
+	})
+	if err != nil {
 		return "", err
 	}
-	lock := flock.New(filepath.Join(cache, "gemini-"+geminiVersion+".lock"))
-	if err := lock.Lock(); err != nil {
-		return "", err
-	}
-	defer lock.Unlock()
-	pkg, err := os.ReadFile(filepath.Join(dir, "node_modules", "@google", "gemini-cli", "package.json"))
-	if err == nil && bytes.Contains(pkg, []byte(`"version": "`+geminiVersion+`"`)) {
-		if _, err := os.Stat(js); err == nil {
-			return js, nil
-		}
-	}
-	cmd := exec.Command("npm", "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error",
-		"@google/gemini-cli@"+geminiVersion)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("npm install @google/gemini-cli@%s: %v\n%s", geminiVersion, err, out)
-	}
-	return js, nil
-}
-
-// buildST builds st and st-mcp as installed: static, into dir.
-func buildST(dir string) error {
-	_, file, _, _ := runtime.Caller(0)
-	repo := filepath.Join(filepath.Dir(file), "..", "..")
-	for _, name := range []string{"st", "st-mcp"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "./cmd/"+name)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("go build %s: %v\n%s", name, err, out)
-		}
-	}
-	return nil
+	return filepath.Join(pkgDir(dir), "bundle", "gemini.js"), nil
 }
