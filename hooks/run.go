@@ -57,6 +57,10 @@ type Options struct {
 	SyncStaleS         string // ST_SYNC_STALE_S, when a host's data counts as stale (brief.go)
 	Knobs              Knobs
 	Spool              SpoolEnv // stored with a captured prompt (Serve adds the host)
+	// TraceBin is st-trace, which session-end starts detached to send the
+	// session as a trace; "" when no OTLP endpoint is set (or st-trace is
+	// not installed): no export.
+	TraceBin string
 
 	// ProblemNotes are the folders where a hook that cannot write to the
 	// store leaves a note for the person's next command (store_problem.go).
@@ -101,6 +105,9 @@ func (o *Options) now() time.Time {
 // hook is how the runner treats one event.
 type hook struct {
 	run func(*call) Result
+	// after runs once the event line is appended (onStore hooks): what
+	// reads the finished log, such as session-end's trace export.
+	after func(*call)
 
 	readsPayload bool // the hook reads its stdin payload; the others never wait for it
 	readsConfig  bool // the hook reads config.yaml
@@ -155,7 +162,7 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 	case Stop:
 		return hook{run: stop, readsPayload: true, readsConfig: true, onStore: true}, true
 	case SessionEnd:
-		return hook{run: sessionEnd, readsPayload: true, onStore: true, createsRoot: true}, true
+		return hook{run: sessionEnd, after: exportTrace, readsPayload: true, onStore: true, createsRoot: true}, true
 	case GitPreCommit:
 		return hook{run: gitPreCommit}, true
 	case GeminiSessionStart:
@@ -400,6 +407,9 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	res := h.run(c)
 	opt.early.set(res)
 	Append(ctx, t, opt, c.line)
+	if h.after != nil {
+		h.after(c)
+	}
 	return res
 }
 

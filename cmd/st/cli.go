@@ -39,6 +39,7 @@ type cli struct {
 	Hooks        hooksCmd        `cmd:"" group:"Hooks" help:"show, install, remove or check st's Claude Code, Codex and Gemini CLI hooks"`
 	Hook         hookCmd         `cmd:"" group:"Hooks" help:"run one hook event (called by Claude Code or Codex)"`
 	Events       eventsCmd       `cmd:"" group:"Hooks" help:"print or prune the log of hook runs"`
+	Trace        traceCmd        `cmd:"" group:"Hooks" help:"send finished sessions to an OpenTelemetry backend as traces"`
 	Mcp          mcpCmd          `cmd:"" group:"Embedding" reads:"ST_ROOT ST_AGENT ST_CHANNEL_DEBUG" extra:"unknown flag: %s" help:"serve st's tools to an MCP client over stdio"`
 	Init         initCmd         `cmd:"" group:"Embedding" extra:"unexpected positional arg: %s" help:"register st's MCP server in a project's .mcp.json"`
 	Completions  completionsCmd  `cmd:"" group:"Embedding" help:"print a shell completion script"`

@@ -134,6 +134,9 @@ func (a *app) runHook(event string, opt hooks.Options) error {
 	var resolved hooks.Options
 	resolve := func(o *hooks.Options) {
 		a.resolveHook(o)
+		if event == hooks.SessionEnd {
+			o.TraceBin = a.traceBin()
+		}
 		resolved = *o
 	}
 	code := hooks.Serve(event, opt, resolve, a.stdin, a.stdout, a.stderr)

@@ -1,0 +1,72 @@
+package trace
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The model calls of a transcript the real Claude Code wrote against the
+// e2e mock (dashboard/testdata): one per reply, with the usage the mock
+// reported and the tools each reply called, in order.
+func TestReadTranscriptOfTheRealClient(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "dashboard", "testdata", "transcript-tail.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	calls := ReadTranscript(f)
+	var got []string
+	for _, c := range calls {
+		got = append(got, c.ID+" "+c.Model+" "+itoa(c.Usage.Input)+"/"+itoa(c.Usage.Output)+" "+strings.Join(c.Tools, ","))
+		if c.Start.IsZero() || c.End.Before(c.Start) {
+			t.Errorf("%s: start %v, end %v", c.ID, c.Start, c.End)
+		}
+	}
+	want := []string{
+		"msg_mock_2 claude-opus-5-5 50000/10 Bash",
+		"msg_mock_3 claude-opus-5-5 100/10 Bash",
+		"msg_mock_4 claude-opus-5-5 100/10 Agent",
+		"msg_mock_6 claude-opus-5-5 100/10 mcp__st__st_msg_send",
+		"msg_mock_7 claude-opus-5-5 140000/10 ",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A reply streamed over several lines is one call, with the last line's
+// usage; lines that are not JSON, and replies without usage, are skipped.
+func TestReadTranscriptLines(t *testing.T) {
+	in := `not json
+{"type":"user","timestamp":"2026-12-01T10:00:00.000Z","message":{"content":"hi"}}
+{"type":"assistant","timestamp":"2026-12-01T10:00:02.000Z","message":{"id":"m1","model":"claude-x","content":[{"type":"thinking"}],"usage":{"input_tokens":7,"output_tokens":1}}}
+{"type":"assistant","timestamp":"2026-12-01T10:00:03.000Z","message":{"id":"m1","model":"claude-x","content":[{"type":"tool_use","name":"Read"}],"usage":{"input_tokens":7,"output_tokens":30,"cache_read_input_tokens":5,"cache_creation_input_tokens":2}}}
+{"type":"assistant","timestamp":"2026-12-01T10:00:04.000Z","message":{"id":"m2","model":"claude-x","content":[]}}
+`
+	calls := ReadTranscript(strings.NewReader(in))
+	if len(calls) != 1 {
+		t.Fatalf("calls = %+v, want one", calls)
+	}
+	c := calls[0]
+	if c.Usage != (Usage{Input: 7, Output: 30, CacheRead: 5, CacheCreation: 2}) || strings.Join(c.Tools, ",") != "Read" ||
+		c.Start.Format("15:04:05") != "10:00:00" || c.End.Format("15:04:05") != "10:00:03" {
+		t.Errorf("call = %+v", c)
+	}
+}
+
+func FuzzReadTranscript(f *testing.F) {
+	f.Add([]byte(`{"type":"assistant","timestamp":"2026-12-01T10:00:02.000Z","message":{"id":"m1","model":"claude-x","usage":{"input_tokens":7}}}`))
+	f.Add([]byte("{}\n\n{\"type\":\"assistant\"}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, c := range ReadTranscript(strings.NewReader(string(data))) {
+			if c.ID == "" || c.End.Before(c.Start) {
+				t.Errorf("bad call %+v", c)
+			}
+		}
+	})
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
