@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
 )
 
 // Ref names one session to export, with its client's transcript when
@@ -58,6 +60,9 @@ func (e Export) Run(ctx context.Context) (Result, error) {
 		}
 	}
 	for _, r := range refs {
+		if !events.ValidSession(r.Session) || !layout.ValidAgent(r.Agent) {
+			return res, fmt.Errorf("no session %q of %q: not a session id", r.Session, r.Agent)
+		}
 		key := r.Agent + "/" + r.Session
 		if seen[key] || Sent(e.Tree, r.Agent, r.Session) {
 			res.Skipped++

@@ -3,6 +3,7 @@ package trace
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -88,6 +89,9 @@ func FindTranscript(claudeDir, session string) string {
 
 // Spool keeps tr in the store until it can be sent.
 func Spool(t *fsutil.Tree, tr Trace) error {
+	if !events.ValidSession(tr.Session) {
+		return fmt.Errorf("not a session id: %q", tr.Session)
+	}
 	data, err := json.Marshal(tr)
 	if err != nil {
 		return err
@@ -95,16 +99,19 @@ func Spool(t *fsutil.Tree, tr Trace) error {
 	if err := t.MkdirAll(Dir(tr.Agent)); err != nil {
 		return err
 	}
-	return t.WriteAtomic(Dir(tr.Agent)+"/"+events.FileName(tr.Session)+spoolExt, data)
+	return t.WriteAtomic(Dir(tr.Agent)+"/"+tr.Session+spoolExt, data)
 }
 
 // MarkSent records that agent's session was sent and drops its spooled
 // copy.
 func MarkSent(t *fsutil.Tree, agent, session string, at time.Time) error {
+	if !events.ValidSession(session) {
+		return fmt.Errorf("not a session id: %q", session)
+	}
 	if err := t.MkdirAll(Dir(agent)); err != nil {
 		return err
 	}
-	base := Dir(agent) + "/" + events.FileName(session)
+	base := Dir(agent) + "/" + session
 	if err := t.WriteAtomic(base+sentExt, []byte(at.UTC().Format(time.RFC3339)+"\n")); err != nil {
 		return err
 	}
@@ -116,7 +123,10 @@ func MarkSent(t *fsutil.Tree, agent, session string, at time.Time) error {
 
 // Sent reports whether agent's session was sent.
 func Sent(t *fsutil.Tree, agent, session string) bool {
-	_, err := t.Lstat(Dir(agent) + "/" + events.FileName(session) + sentExt)
+	if !events.ValidSession(session) {
+		return false
+	}
+	_, err := t.Lstat(Dir(agent) + "/" + session + sentExt)
 	return err == nil
 }
 

@@ -60,8 +60,14 @@ var envGroups = []settingGroup{
 		{"ST_CHANNEL_DEBUG", "", "1 prints the MCP channel's debug lines on stderr", "mcp"},
 		{"ST_DEBUG", "", "non-empty prints a stack trace after an internal error", "every verb"},
 	}},
+	{"OpenTelemetry (the standard variables; st-trace's exporter reads them)", "", []setting{
+		{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "the collector's OTLP/HTTP address (traces go to <it>/v1/traces); set, session-end sends each finished session as a trace", "trace export, session-end"},
+		{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "", "the full URL traces are posted to, instead of the above", "trace export, session-end"},
+		{"OTEL_EXPORTER_OTLP_HEADERS", "", "headers for the collector, key=value,… (e.g. Authorization=Basic …)", "trace export, session-end"},
+		{"OTEL_SERVICE_NAME", "st", "the service the traces are from", "trace export, session-end"},
+	}},
 	{"Set by the clients, or naming their folders", "", []setting{
-		{"CLAUDE_CONFIG_DIR", "~/.claude", "Claude Code's user folder, whose settings.json --scope user edits and doctor checks", "hooks install, uninstall, doctor"},
+		{"CLAUDE_CONFIG_DIR", "~/.claude", "Claude Code's user folder, whose settings.json --scope user edits and doctor checks, and where trace export finds transcripts", "hooks install, uninstall, doctor, trace export"},
 		{"CODEX_HOME", "~/.codex", "Codex's folder: hooks.json, config.toml and the trust Codex keeps there", "hooks install, uninstall, doctor, init --for codex"},
 		{"GEMINI_CLI_HOME", "~", "the folder Gemini CLI takes for the home folder: its settings are in $GEMINI_CLI_HOME/.gemini", "hooks install, uninstall, doctor, init --for gemini"},
 		{"CLAUDE_CODE_SESSION_ID", "", "the Claude Code session, when a payload does not say (set by Claude Code)", "stop"},

@@ -17,6 +17,8 @@ import (
 	"github.com/smalltalk-go/st/dashboard"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/mcp"
+	"github.com/smalltalk-go/st/trace"
+	"github.com/smalltalk-go/st/trace/otlp"
 )
 
 // noRaceExitSleep stops a binary built with -race from sleeping a second
@@ -40,6 +42,10 @@ func TestMain(m *testing.M) {
 		// The MCP server that `st mcp` execs.
 		"st-mcp": func() {
 			os.Exit(mcp.Main(newTestMCP()))
+		},
+		// The trace exporter that `st trace export` and session-end run.
+		"st-trace": func() {
+			os.Exit(trace.Main(os.Args[1:], os.Stdout, os.Stderr, otlp.Send))
 		},
 		// The dashboard that `st dashboard` execs.
 		"st-dashboard": func() {

@@ -1,4 +1,6 @@
-package main
+// Package otlp sends traces (package trace) over OTLP/HTTP with the
+// OpenTelemetry SDK. Only st-trace links it: the SDK is large.
+package otlp
 
 import (
 	"context"
@@ -21,11 +23,11 @@ import (
 // not answer in time gets the traces at the next export instead.
 const sendTimeout = 20 * time.Second
 
-// send exports traces over OTLP/HTTP to the endpoint the standard
+// Send exports traces over OTLP/HTTP to the endpoint the standard
 // OTEL_EXPORTER_OTLP_* variables name (the exporter reads them itself:
 // endpoint, traces endpoint, headers, timeout, compression), as the
 // service OTEL_SERVICE_NAME names (default st).
-func send(ctx context.Context, traces []trace.Trace) error {
+func Send(ctx context.Context, traces []trace.Trace) error {
 	ctx, cancel := context.WithTimeout(ctx, sendTimeout)
 	defer cancel()
 	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithRetry(otlptracehttp.RetryConfig{

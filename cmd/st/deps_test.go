@@ -1,0 +1,28 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// st itself links none of the large libraries its companions hold (the
+// MCP SDK in st-mcp, goldmark in st-dashboard, the OpenTelemetry SDK in
+// st-trace): every verb and hook starts as fast as a small program.
+func TestStLinksNoCompanionLibrary(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list -deps printed %d packages: %q", len(deps), out)
+	}
+	for _, dep := range deps {
+		for _, big := range []string{"go.opentelemetry.io/", "github.com/modelcontextprotocol/", "github.com/yuin/goldmark", "net/http"} {
+			if strings.HasPrefix(dep, big) {
+				t.Errorf("st links %s", dep)
+			}
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package trace
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/smalltalk-go/st/agents"
+	"github.com/smalltalk-go/st/internal/fsutil"
+)
+
+// args are what st passes: the store, whose sessions, which.
+type args struct {
+	root, agent, session, transcript, claudeDir string
+	since                                       time.Duration
+	quiet                                       bool
+}
+
+func parse(argv []string, stderr io.Writer) (args, error) {
+	var a args
+	if len(argv) == 0 || argv[0] != "export" {
+		return a, fmt.Errorf("usage: st-trace export --root DIR [--agent ID] [--session ID [--transcript FILE]] [--since DUR]")
+	}
+	fs := flag.NewFlagSet("st-trace export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&a.root, "root", "", "the store")
+	fs.StringVar(&a.agent, "agent", "", "whose sessions (default: every agent's)")
+	fs.StringVar(&a.session, "session", "", "one session, by id")
+	fs.StringVar(&a.transcript, "transcript", "", "the client's transcript of --session")
+	fs.StringVar(&a.claudeDir, "claude-dir", "", "where Claude Code keeps transcripts")
+	fs.DurationVar(&a.since, "since", 0, "also the sessions ended this long ago or later")
+	fs.BoolVar(&a.quiet, "quiet", false, "print nothing on success (the session-end hook)")
+	if err := fs.Parse(argv[1:]); err != nil {
+		return a, err
+	}
+	switch {
+	case a.root == "":
+		return a, fmt.Errorf("--root is required")
+	case a.session != "" && a.agent == "":
+		return a, fmt.Errorf("--session needs --agent")
+	}
+	return a, nil
+}
+
+// Main is st-trace: `export` with the store and the sessions st names,
+// sending with send; it returns the exit code.
+func Main(argv []string, stdout, stderr io.Writer, send func(context.Context, []Trace) error) int {
+	a, err := parse(argv, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "st trace:", err)
+		return 2
+	}
+	t, err := fsutil.Open(a.root)
+	if err != nil {
+		fmt.Fprintln(stderr, "st trace:", err)
+		return 1
+	}
+	defer func() { _ = t.Close() }() // read-only handle on the store's root
+	e := Export{Tree: t, ClaudeDir: a.claudeDir, Now: time.Now, Send: send}
+	if a.agent != "" {
+		e.Agents = []string{a.agent}
+	} else {
+		e.Agents = agents.IDs(t)
+	}
+	if a.session != "" {
+		e.Sessions = []Ref{{Agent: a.agent, Session: a.session, Transcript: a.transcript}}
+	}
+	if a.since > 0 {
+		e.Since = time.Now().Add(-a.since)
+	}
+	res, err := e.Run(context.Background())
+	if err != nil {
+		fmt.Fprintln(stderr, "st trace:", err)
+		return 1
+	}
+	if !a.quiet {
+		fmt.Fprintf(stdout, "sent %d trace(s)", res.Sent)
+		if res.Skipped > 0 {
+			fmt.Fprintf(stdout, ", %d already sent or empty", res.Skipped)
+		}
+		fmt.Fprintln(stdout)
+	}
+	return 0
+}
