@@ -26,6 +26,8 @@ import (
 //	  rate_limit: {status: away, notify: true, priority: normal}
 //	  max_output_tokens: {status: none}
 //	  "*": {notify: false}        # the catch-all row
+//	otel:                         # OpenTelemetry variables for session-end's trace export
+//	  OTEL_EXPORTER_OTLP_ENDPOINT: http://localhost:4318
 //	brief: auto                   # the fleet brief at session start: off, auto, always
 //	stop_judge: ~/bin/judge       # a command judging whether a turn stopped early
 //	stop_nudge_threshold: 0.7     # nudge above this probability
@@ -38,6 +40,11 @@ import (
 // values are ignored one by one. A missing, unreadable or malformed file
 // is the same as an empty one.
 type Config struct {
+	// OTel holds OpenTelemetry variables (OTEL_*) for the session-end
+	// trace export: Claude Code removes OTEL_* from its hooks'
+	// environment, so config.yaml's otel: mapping names them instead.
+	OTel map[string]string
+
 	Operator         string
 	CapturePrompts   bool
 	ContextWindow    int
@@ -171,6 +178,18 @@ func ParseConfig(data []byte) Config {
 					c.Brief = s
 				case "false", "no":
 					c.Brief = BriefOff
+				}
+			}
+		case "otel":
+			var m map[string]string
+			if v.Decode(&m) == nil {
+				for k, val := range m {
+					if strings.HasPrefix(k, "OTEL_") {
+						if c.OTel == nil {
+							c.OTel = map[string]string{}
+						}
+						c.OTel[k] = val
+					}
 				}
 			}
 		case "stop_judge":

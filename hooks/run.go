@@ -58,9 +58,11 @@ type Options struct {
 	Knobs              Knobs
 	Spool              SpoolEnv // stored with a captured prompt (Serve adds the host)
 	// TraceBin is st-trace, which session-end starts detached to send the
-	// session as a trace; "" when no OTLP endpoint is set (or st-trace is
-	// not installed): no export.
+	// session as a trace when an OTLP endpoint is set; "" when it is not
+	// installed. OTelEnv are the OTEL_* variables of the environment
+	// (config.yaml's otel: fills in the ones missing).
 	TraceBin string
+	OTelEnv  map[string]string
 
 	// ProblemNotes are the folders where a hook that cannot write to the
 	// store leaves a note for the person's next command (store_problem.go).
@@ -162,7 +164,7 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 	case Stop:
 		return hook{run: stop, readsPayload: true, readsConfig: true, onStore: true}, true
 	case SessionEnd:
-		return hook{run: sessionEnd, after: exportTrace, readsPayload: true, onStore: true, createsRoot: true}, true
+		return hook{run: sessionEnd, after: exportTrace, readsPayload: true, readsConfig: true, onStore: true, createsRoot: true}, true
 	case GitPreCommit:
 		return hook{run: gitPreCommit}, true
 	case GeminiSessionStart:

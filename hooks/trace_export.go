@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"maps"
+	"os"
 	"os/exec"
 	"syscall"
 
@@ -16,7 +18,9 @@ import (
 // the trace ends with it.
 func exportTrace(c *call) {
 	bin := c.opt.TraceBin
-	if bin == "" || c.opt.Agent == "" || !events.ValidSession(c.p.SessionID) {
+	env := otelEnv(c.opt.OTelEnv, c.opt.Config.OTel)
+	if bin == "" || c.opt.Agent == "" || !events.ValidSession(c.p.SessionID) ||
+		env["OTEL_EXPORTER_OTLP_ENDPOINT"] == "" && env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] == "" {
 		return
 	}
 	args := []string{"export", "--quiet", "--root", c.opt.Root, "--agent", c.opt.Agent, "--session", c.p.SessionID}
@@ -24,9 +28,28 @@ func exportTrace(c *call) {
 		args = append(args, "--transcript", c.p.TranscriptPath)
 	}
 	cmd := exec.Command(bin, args...)
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if cmd.Start() != nil {
 		return // fail open: the session is still in the log for `st trace export`
 	}
 	_ = cmd.Process.Release() // never waited for: it outlives the hook
+}
+
+// otelEnv is the environment's OTEL_* variables, with config.yaml's
+// filling in those it lacks.
+func otelEnv(fromEnv, fromConfig map[string]string) map[string]string {
+	out := maps.Clone(fromConfig)
+	if out == nil {
+		out = map[string]string{}
+	}
+	for k, v := range fromEnv {
+		if v != "" {
+			out[k] = v
+		}
+	}
+	return out
 }

@@ -72,6 +72,9 @@ func (s *Span) Attr(key string) (Attr, bool) {
 	return Attr{}, false
 }
 
+// TraceID is the ID of the trace of agent's session (32 hex digits).
+func TraceID(agent, session string) string { return traceID(agent, session) }
+
 // traceID is the trace's ID for agent's session.
 func traceID(agent, session string) string {
 	sum := sha256.Sum256([]byte("st trace\x00" + agent + "\x00" + session))

@@ -61,7 +61,7 @@ var envGroups = []settingGroup{
 		{"ST_DEBUG", "", "non-empty prints a stack trace after an internal error", "every verb"},
 	}},
 	{"OpenTelemetry (the standard variables; st-trace's exporter reads them)", "", []setting{
-		{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "the collector's OTLP/HTTP address (traces go to <it>/v1/traces); set, session-end sends each finished session as a trace", "trace export, session-end"},
+		{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "the collector's OTLP/HTTP address (traces go to <it>/v1/traces); set (here or under otel: in config.yaml), session-end sends each finished session as a trace", "trace export, session-end"},
 		{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "", "the full URL traces are posted to, instead of the above", "trace export, session-end"},
 		{"OTEL_EXPORTER_OTLP_HEADERS", "", "headers for the collector, key=value,… (e.g. Authorization=Basic …)", "trace export, session-end"},
 		{"OTEL_SERVICE_NAME", "st", "the service the traces are from", "trace export, session-end"},
@@ -123,6 +123,7 @@ var configKeys = []setting{
 	{"context_window", "200000", "the context window, in tokens, that the context-fill warnings and the dashboard's bar measure against (a Codex agent's comes from its rollout)", "user-prompt-submit, post-tool-use, stop, pre-compact"},
 	{"hook_context_budget", "9999 for Claude Code, 8000 for Codex", "the injected text's budget in bytes: one number for every client, or a mapping {claude-code: N, codex: N}; ST_HOOK_CONTEXT_BUDGET wins", "session-start, codex-session-start, codex-stop"},
 	{"brief", "auto", "the fleet brief at session start: off, auto (only when an agent waits on a person, is stopped on an API error, thrashes or is silent while busy, a host is stale, or messages wait for this agent's acknowledgement) or always", "session-start, codex-session-start"},
+	{"otel", "", "OpenTelemetry variables by name (OTEL_EXPORTER_OTLP_ENDPOINT: …, OTEL_EXPORTER_OTLP_HEADERS: …) for the traces of finished sessions: Claude Code removes OTEL_* from its hooks' environment; the environment's own win", "session-end, trace export"},
 	{"stop_judge", "", "a command (run with /bin/sh -c) that gets the turn's prompt and last reply as JSON on stdin and prints the probability that the agent stopped early; empty: no judge", "stop, codex-stop"},
 	{"stop_nudge_threshold", "0.7", "above this probability from stop_judge the turn continues with one line of nudge (once per stop chain, at most three times per prompt); subagent_gate's threshold too", "stop, codex-stop, subagent-stop"},
 	{"subagent_gate", "", "a command (run with /bin/sh -c, as stop_judge) that gets a subagent's task and final reply as JSON on stdin and prints the probability that it only returned a plan; above stop_nudge_threshold the subagent is sent back to work, once; empty: no gate", "subagent-stop"},

@@ -135,7 +135,7 @@ func (a *app) runHook(event string, opt hooks.Options) error {
 	resolve := func(o *hooks.Options) {
 		a.resolveHook(o)
 		if event == hooks.SessionEnd {
-			o.TraceBin = a.traceBin()
+			o.TraceBin, o.OTelEnv = a.companion("st-trace"), a.otelEnv()
 		}
 		resolved = *o
 	}

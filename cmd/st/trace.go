@@ -1,9 +1,11 @@
 package main
 
 import (
+	"maps"
 	"syscall"
 	"time"
 
+	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/duration"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
@@ -30,8 +32,13 @@ type traceExportCmd struct {
 }
 
 func (c *traceExportCmd) Run(a *app) error {
-	if !otlpConfigured(a) {
-		return sterr.Msg("no OpenTelemetry endpoint: set OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) to your collector's OTLP/HTTP address")
+	// The environment's OTEL_* variables win over config.yaml's otel:
+	// (where the hooks find them: Claude Code removes OTEL_* from theirs).
+	env := map[string]string{}
+	maps.Copy(env, hooks.LoadConfig(a.env.ConfigDir()).OTel)
+	maps.Copy(env, a.otelEnv())
+	if env["OTEL_EXPORTER_OTLP_ENDPOINT"] == "" && env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] == "" {
+		return sterr.Msg("no OpenTelemetry endpoint: set OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) to your collector's OTLP/HTTP address, in the environment or under otel: in config.yaml")
 	}
 	if c.Session != nil && c.Since != nil {
 		return sterr.Msg("--session and --since cannot be used together")
@@ -62,21 +69,25 @@ func (c *traceExportCmd) Run(a *app) error {
 		argv = append(argv, "--since", since.String())
 	}
 	// Exec, not a child: its output and exit status are ours.
-	return syscall.Exec(bin, argv, a.childEnv())
-}
-
-// otlpConfigured reports whether an OTLP endpoint for traces is set.
-func otlpConfigured(a *app) bool {
-	return a.env.Get("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || a.env.Get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
-}
-
-// traceBin is st-trace when session-end should start it: an OTLP
-// endpoint is set and st-trace is installed; else "".
-func (a *app) traceBin() string {
-	if !otlpConfigured(a) {
-		return ""
+	childEnv := a.childEnv()
+	for k, v := range env {
+		childEnv = append(childEnv, k+"="+v)
 	}
-	return a.companion("st-trace")
+	return syscall.Exec(bin, argv, childEnv)
+}
+
+// otelVars are the OpenTelemetry variables st passes on to st-trace.
+var otelVars = []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_SERVICE_NAME"}
+
+// otelEnv is the environment's OpenTelemetry variables that are set.
+func (a *app) otelEnv() map[string]string {
+	env := map[string]string{}
+	for _, k := range otelVars {
+		if v := a.env.Get(k); v != "" {
+			env[k] = v
+		}
+	}
+	return env
 }
 
 // claudeDir is Claude Code's config folder, where its transcripts are.

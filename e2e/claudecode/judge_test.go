@@ -11,16 +11,22 @@ import (
 // prints 0.9 when what it is asked about contains marker, else 0.1.
 func (p *project) writeJudge(key, marker string) {
 	p.t.Helper()
-	dir := filepath.Join(p.home, ".config", "smalltalk")
 	script := filepath.Join(p.home, "judge.sh")
 	judge := "#!/bin/sh\nif grep -q '" + marker + "'; then echo 0.9; else echo 0.1; fi\n"
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		p.t.Fatal(err)
-	}
 	if err := os.WriteFile(script, []byte(judge), 0o755); err != nil {
 		p.t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(key+": "+script+"\n"), 0o644); err != nil {
+	p.writeConfigYAML(key + ": " + script + "\n")
+}
+
+// writeConfigYAML writes st's config.yaml in the project's config folder.
+func (p *project) writeConfigYAML(yaml string) {
+	p.t.Helper()
+	dir := filepath.Join(p.home, ".config", "smalltalk")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(yaml), 0o644); err != nil {
 		p.t.Fatal(err)
 	}
 }

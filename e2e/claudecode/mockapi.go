@@ -28,6 +28,9 @@ type Request struct {
 	System   string // every system text block, joined by newlines
 	Messages []Message
 	Tools    []string // tool names offered to the model
+	// ReportedInput is the input_tokens the reply's usage reported (0:
+	// no reply with usage was sent), set under the mock's lock.
+	ReportedInput int
 }
 
 // Message is one message of a /v1/messages request, with its content
@@ -181,6 +184,9 @@ func (m *Mock) messages(w http.ResponseWriter, r *Request) {
 		writeJSON(w, reply.Status, errorBody(reply.Error, fmt.Sprintf("mock %d", reply.Status)))
 		return
 	}
+	m.mu.Lock()
+	r.ReportedInput = reply.inputTokens()
+	m.mu.Unlock()
 	if r.Stream {
 		writeStream(w, r.Model, n, reply)
 		return
