@@ -50,7 +50,8 @@ func (s *Syncer) pullState() rsyncState {
 // rewritten are the files of an agent that its home host rewrites or
 // appends to, relative to the agent's folder: a pull never takes a
 // peer's copy of them for an agent that lives here. (Its inbox,
-// archive, decisions, acks, reservations and resources are written once
+// archive, decisions, acks, reservations, resources and sent-trace
+// marks are written once
 // under fresh names and travel both ways.)
 var rewritten = []string{
 	"status",
@@ -59,6 +60,7 @@ var rewritten = []string{
 	"context/.*",
 	"events/*.jsonl",
 	"events/.*.json",
+	"traces/*.json",
 }
 
 // homeExcludes are the pull's --exclude rules for the agents whose home
