@@ -131,7 +131,7 @@ func ready(addr string) bool {
 func (j *Jaeger) Stop() {
 	if j.cmd.Process != nil && j.cmd.ProcessState == nil {
 		_ = j.cmd.Process.Kill() // the test is done with it
-		_ = j.cmd.Wait()        // reaps it; killed is its expected end
+		_ = j.cmd.Wait()         // reaps it; killed is its expected end
 	}
 }
 
