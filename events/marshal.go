@@ -70,3 +70,16 @@ func appendInt(b []byte, key string, v int64) []byte {
 	b = append(append(append(b, `,"`...), key...), `":`...)
 	return strconv.AppendInt(b, v, 10)
 }
+
+// MarshalLog is evs as the lines of a session log, in order.
+func MarshalLog(evs []Event) ([]byte, error) {
+	var out []byte
+	for i := range evs {
+		b, err := Marshal(&evs[i])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b...)
+	}
+	return out, nil
+}

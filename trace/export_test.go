@@ -3,7 +3,6 @@ package trace
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,38 +10,22 @@ import (
 
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/storetest"
 )
 
 // storeWith writes alice's session s1 (its events, a transcript) and
 // returns the open store and the transcript's path.
 func storeWith(t *testing.T) (*fsutil.Tree, string) {
 	t.Helper()
-	root := t.TempDir()
-	var log []byte
-	for _, e := range sample().Events {
-		b, err := events.Marshal(&e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		log = append(log, b...)
-	}
-	if err := os.MkdirAll(filepath.Join(root, "alice", "events"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "alice", "events", "s1.jsonl"), log, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	transcript := filepath.Join(t.TempDir(), "s1.jsonl")
-	tx := `{"type":"assistant","timestamp":"2026-12-01T10:00:02.000Z","message":{"id":"m1","model":"claude-opus-5-5","usage":{"input_tokens":50000,"output_tokens":10}}}` + "\n"
-	if err := os.WriteFile(transcript, []byte(tx), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tree, err := fsutil.Open(root)
+	log, err := events.MarshalLog(sample().Events)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { tree.Close() })
-	return tree, transcript
+	tree, root := storetest.Open(t, map[string]string{
+		"alice/events/s1.jsonl": string(log),
+		"transcript/s1.jsonl":   `{"type":"assistant","timestamp":"2026-12-01T10:00:02.000Z","message":{"id":"m1","model":"claude-opus-5-5","usage":{"input_tokens":50000,"output_tokens":10}}}` + "\n",
+	})
+	return tree, filepath.Join(root, "transcript", "s1.jsonl")
 }
 
 // A collector that is down loses nothing: the export spools the trace;

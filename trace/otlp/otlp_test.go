@@ -2,15 +2,13 @@ package otlp
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/smalltalk-go/st/events"
-	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jaegertest"
+	"github.com/smalltalk-go/st/internal/storetest"
 	"github.com/smalltalk-go/st/trace"
 )
 
@@ -97,26 +95,11 @@ func TestJaegerReceivesTheSessionTrace(t *testing.T) {
 func TestCollectorDownThenUp(t *testing.T) {
 	addr := jaegertest.FreeAddr(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+addr)
-	root := t.TempDir()
-	var log []byte
-	for _, e := range session().Events {
-		b, err := events.Marshal(&e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		log = append(log, b...)
-	}
-	if err := os.MkdirAll(filepath.Join(root, "alice", "events"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "alice", "events", "s1.jsonl"), log, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tree, err := fsutil.Open(root)
+	log, err := events.MarshalLog(session().Events)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tree.Close()
+	tree, _ := storetest.Open(t, map[string]string{"alice/events/s1.jsonl": string(log)})
 	export := trace.Export{Tree: tree, Agents: []string{"alice"}, Sessions: []trace.Ref{{Agent: "alice", Session: "s1"}}, Now: time.Now, Send: Send}
 	if _, err := export.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "kept in the store") {
 		t.Fatalf("export with the collector down: %v", err)
