@@ -71,6 +71,9 @@ func userPromptSubmit(c *call) Result {
 		nowMod = fi.ModTime()
 	}
 	recent, _ := events.Tail(t, opt.Agent, p.SessionID, events.TailBytes)
+	if logged, ok := lastRecordedFill(recent); ok && (!haveTokens || logged > tokens) {
+		tokens, haveTokens = logged, true
+	}
 	work := RealWork(recent)
 	pushed := ChannelDeliveries(p.Prompt, opt.Agent)
 	var text string
@@ -176,4 +179,21 @@ func subagentStop(c *call) Result {
 		return Result{Stdout: SubagentStopContext(text)}
 	}
 	return Result{}
+}
+
+// lastRecordedFill is the context fill the newest event line recorded
+// since the last compaction. Claude Code writes its transcript behind
+// the turn: a prompt sent right after a turn ended can find the last
+// reply not yet in it, while the turn's Stop line, which waits for that
+// reply, already holds its fill.
+func lastRecordedFill(lines []events.Event) (int64, bool) {
+	for i := len(lines) - 1; i >= 0; i-- {
+		switch e := &lines[i]; {
+		case e.Event == "PreCompact":
+			return 0, false
+		case e.CtxTokens > 0 && e.AgentID == "":
+			return e.CtxTokens, true
+		}
+	}
+	return 0, false
 }
