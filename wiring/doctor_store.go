@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/watch"
@@ -53,6 +55,7 @@ func checkStore(s StoreCheck, fail func(string, ...any), w io.Writer) {
 	}
 	if rootOK && s.Agent != "" && layout.ValidAgent(s.Agent) && isDir(s.Root) {
 		checkFolder("store", filepath.Join(s.Root, s.Agent), "ST_ROOT", s.MinFree, fail, w)
+		checkClaims(s.Root, s.Agent, fail)
 	}
 	checkFolder("state folder", s.StateDir, s.StateVar, s.MinFree, fail, w)
 }
@@ -212,4 +215,26 @@ func suggestAgent(name string) string {
 func isDir(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()
+}
+
+// checkClaims fails when the hosts syncing the store both claim the
+// agent lately (fleet.OtherClaims): the agent runs on two hosts at once,
+// each rewriting its status and now.md, so each host's copy loses the
+// other's writes. st agents and st overview show it too; the doctor is
+// where the person wiring the second host looks.
+func checkClaims(root, agent string, fail func(string, ...any)) {
+	t, err := fsutil.Open(root)
+	if err != nil {
+		return // checkFolder said what is wrong with the store
+	}
+	defer func() { _ = t.Close() }() // read-only
+	f := fleet.Read(t, "", time.Now(), 0)
+	others := f.OtherClaims(agent)
+	if len(others) == 0 {
+		return
+	}
+	home, _ := f.AgentHost(agent)
+	fail("fleet: %s writes its own state on %s and on %s at once (their sync records): each host rewrites its status "+
+		"and now.md, and whichever wrote last wins everywhere; run %s on one host, or give the other session its own ST_AGENT",
+		agent, home.Name, strings.Join(others, ", "), agent)
 }
