@@ -12,7 +12,8 @@ import (
 const FlushRemindEvery = 30 * time.Minute
 
 // editTools change files.
-var editTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true}
+var editTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true,
+	"write_file": true, "replace": true} // Gemini CLI's (GeminiEditTools)
 
 // realWorkCalls is how many completed tool calls count as real work
 // even without an edit.

@@ -4,6 +4,7 @@
 package hooks
 
 import (
+	"cmp"
 	"encoding/hex"
 	"encoding/json"
 	"strings"
@@ -178,7 +179,7 @@ var EventNames = map[string]string{
 	"codex-stop":            "Stop",
 	"codex-pre-tool-use":    "PreToolUse",
 	"gemini-session-start":  "SessionStart",
-	"gemini-before-tool":    "BeforeTool",
+	"gemini-before-tool":    "PreToolUse",
 	"gemini-after-agent":    "AfterAgent",
 	"gemini-notification":   "Notification",
 }
@@ -188,12 +189,39 @@ var EventNames = map[string]string{
 // from the st event, else the st event itself.
 func EventName(stEvent string, p *Payload) string {
 	if n := p.HookEventName; n != "" && len(n) <= 40 && isIdent(n) {
+		if same, ok := geminiNames[n]; ok {
+			n = same
+			if n == "PostToolUse" && geminiToolError(p) != "" {
+				n = "PostToolUseFailure"
+			}
+		}
 		return n
 	}
 	if n, ok := EventNames[stEvent]; ok {
 		return n
 	}
 	return stEvent
+}
+
+// geminiNames are Gemini CLI's names for events Claude Code names
+// otherwise, with the same payload fields (tool_name, tool_input,
+// trigger): their lines take Claude Code's name, so that every reader of
+// the log (st events, the board, the pre-compact digest, traces) reads
+// a Gemini CLI tool call as any other.
+var geminiNames = map[string]string{"BeforeTool": "PreToolUse", "AfterTool": "PostToolUse", "PreCompress": "PreCompact"}
+
+// geminiToolError is the error of a tool call Gemini CLI's AfterTool
+// reports as failed (tool_response.error.message), else "".
+func geminiToolError(p *Payload) string {
+	var res struct {
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(p.ToolResponse, &res) != nil || res.Error == nil {
+		return ""
+	}
+	return cmp.Or(res.Error.Message, "the tool failed")
 }
 
 func isIdent(s string) bool {
@@ -238,7 +266,7 @@ func NewEvent(name string, p *Payload, now time.Time) *events.Event {
 			e.Bytes = int64(len(p.ToolResponse))
 		}
 		if name == "PostToolUseFailure" {
-			e.Error = events.Cap(events.FirstLine(scalarText(p.Error)), ErrorChars)
+			e.Error = events.Cap(events.FirstLine(cmp.Or(scalarText(p.Error), geminiToolError(p))), ErrorChars)
 			e.Interrupt = p.IsInterrupt
 		}
 	case "UserPromptSubmit":

@@ -107,8 +107,8 @@ func (o *Options) now() time.Time {
 // hook is how the runner treats one event.
 type hook struct {
 	run func(*call) Result
-	// after runs once the event line is appended (onStore hooks): what
-	// reads the finished log, such as session-end's trace export.
+	// after runs once the event line is appended: what reads the
+	// finished log, such as session-end's trace export.
 	after func(*call)
 
 	readsPayload bool // the hook reads its stdin payload; the others never wait for it
@@ -144,7 +144,8 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 	case CodexSessionStart:
 		return hook{run: func(c *call) Result { return runCodexSessionStart(c.opt, client(Codex)) }, readsConfig: true}, true
 	case CodexStop:
-		return hook{run: func(c *call) Result { return runCodexStop(c.opt, client(Codex)) }, readsConfig: true}, true
+		return hook{run: func(c *call) Result { return runCodexStop(c.opt, client(Codex)) }, readsConfig: true,
+			after: func(c *call) { exportCodexTrace(c.opt) }}, true
 	case CodexPreToolUse:
 		return hook{run: codexPreToolUse, readsPayload: true, onStore: true}, true
 	case UserPromptSubmit:
@@ -364,6 +365,9 @@ func Run(event string, payload []byte, opt Options) Result {
 	opt.early.set(res)
 	if !h.onStore && h.then == nil {
 		record(event, payload, opt, res.decided)
+		if h.after != nil {
+			h.after(&call{opt: opt, payload: payload})
+		}
 	}
 	return res
 }
@@ -539,12 +543,16 @@ func (o *Options) waitCtx(d time.Duration) (context.Context, context.CancelFunc)
 }
 
 // Append stamps the hook's duration on ev and appends it to the agent's
-// event log; errors are dropped (the log must never fail a hook). Only
-// an existing agent folder gets a log: a hook never creates an agent
-// just to record an event.
+// event log; errors are dropped (the log must never fail a hook). An
+// agent with no folder yet gets one, as its first Stop would make it: a
+// new agent's first session is then on the board and in its trace from
+// its first line.
 func Append(ctx context.Context, t *fsutil.Tree, opt Options, ev *events.Event) {
 	if !t.IsDir(opt.Agent) {
-		return
+		if err := ensureAgent(t, opt.Agent); err != nil {
+			noteWriteFailure(opt, filepath.Join(opt.Root, opt.Agent), err)
+			return
+		}
 	}
 	if !opt.Start.IsZero() {
 		ev.HookUS = time.Since(opt.Start).Microseconds()
@@ -552,6 +560,15 @@ func Append(ctx context.Context, t *fsutil.Tree, opt Options, ev *events.Event) 
 	if err := events.Append(ctx, t, opt.Agent, ev); err != nil {
 		noteWriteFailure(opt, filepath.Join(opt.Root, opt.Agent), err)
 	}
+}
+
+// ensureAgent creates agent's folder in the store as `st` makes it for a
+// new agent: its inbox and archive.
+func ensureAgent(t *fsutil.Tree, agent string) error {
+	if err := t.MkdirAll(agent + "/inbox"); err != nil {
+		return err
+	}
+	return t.MkdirAll(agent + "/archive")
 }
 
 // record appends the plain event line of a hook that is not onStore,

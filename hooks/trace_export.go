@@ -17,15 +17,34 @@ import (
 // export sends it. It runs after the SessionEnd line is in the log, so
 // the trace ends with it.
 func exportTrace(c *call) {
-	bin := c.opt.TraceBin
-	env := otelEnv(c.opt.OTelEnv, c.opt.Config.OTel)
-	if bin == "" || c.opt.Agent == "" || !events.ValidSession(c.p.SessionID) ||
+	startExport(c.opt, c.p.SessionID, c.p.TranscriptPath, false)
+}
+
+// exportCodexTrace sends a Codex session as it stands at the end of a
+// turn: Codex has no session end, so each Stop sends the session again
+// (--again), built from st's event log and Codex's rollout (the
+// transcript_path of its payload, with each model response's tokens).
+// The IDs are the same each time, so a backend holds one trace that
+// grows. It runs after the Stop line is in the log.
+func exportCodexTrace(opt Options) {
+	p, _ := ParsePayload(opt.logPayload())
+	startExport(opt, p.SessionID, p.TranscriptPath, true)
+}
+
+// startExport starts st-trace detached to send agent's session.
+func startExport(opt Options, session, transcript string, again bool) {
+	bin := opt.TraceBin
+	env := otelEnv(opt.OTelEnv, opt.Config.OTel)
+	if bin == "" || opt.Agent == "" || !events.ValidSession(session) ||
 		env["OTEL_EXPORTER_OTLP_ENDPOINT"] == "" && env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] == "" {
 		return
 	}
-	args := []string{"export", "--quiet", "--root", c.opt.Root, "--agent", c.opt.Agent, "--session", c.p.SessionID}
-	if c.p.TranscriptPath != "" {
-		args = append(args, "--transcript", c.p.TranscriptPath)
+	args := []string{"export", "--quiet", "--root", opt.Root, "--agent", opt.Agent, "--session", session}
+	if transcript != "" {
+		args = append(args, "--transcript", transcript)
+	}
+	if again {
+		args = append(args, "--again")
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Env = os.Environ()

@@ -59,7 +59,22 @@ func Build(s Session) Trace {
 		}
 	}
 	b.totals(s)
+	b.bound()
 	return b.t
+}
+
+// MaxSpans bounds a trace's spans, so that a long session (or a hostile
+// transcript) gives a trace a collector takes: the root, the turns and
+// the subagents come first, and the tool calls and model calls past the
+// bound are dropped, their number on the root (st.trace.dropped_spans).
+const MaxSpans = 4096
+
+func (b *builder) bound() {
+	if n := len(b.t.Spans); n > MaxSpans {
+		b.t.Spans = b.t.Spans[:MaxSpans:MaxSpans]
+		root := b.span(0)
+		root.Attrs = append(root.Attrs, Int("st.trace.dropped_spans", int64(n-MaxSpans)))
+	}
 }
 
 // bounds is the session's first and last moment in its lines and calls.

@@ -15,7 +15,7 @@ import (
 type args struct {
 	root, agent, session, transcript, claudeDir string
 	since                                       time.Duration
-	quiet                                       bool
+	quiet, again                                bool
 }
 
 func parse(argv []string, stderr io.Writer) (args, error) {
@@ -32,6 +32,7 @@ func parse(argv []string, stderr io.Writer) (args, error) {
 	fs.StringVar(&a.claudeDir, "claude-dir", "", "where Claude Code keeps transcripts")
 	fs.DurationVar(&a.since, "since", 0, "also the sessions ended this long ago or later")
 	fs.BoolVar(&a.quiet, "quiet", false, "print nothing on success (the session-end hook)")
+	fs.BoolVar(&a.again, "again", false, "send --session even if it was sent before (a session still running)")
 	if err := fs.Parse(argv[1:]); err != nil {
 		return a, err
 	}
@@ -58,14 +59,20 @@ func Main(argv []string, stdout, stderr io.Writer, send func(context.Context, []
 		return 1
 	}
 	defer func() { _ = t.Close() }() // read-only handle on the store's root
-	e := Export{Tree: t, ClaudeDir: a.claudeDir, Now: time.Now, Send: send}
+	// A person's export waits its turn a while; the hooks' never wait
+	// long: the running export takes their traces.
+	wait := 10 * time.Second
+	if a.quiet {
+		wait = 100 * time.Millisecond
+	}
+	e := Export{Tree: t, ClaudeDir: a.claudeDir, Now: time.Now, Send: send, LockWait: wait}
 	if a.agent != "" {
 		e.Agents = []string{a.agent}
 	} else {
 		e.Agents = agents.IDs(t)
 	}
 	if a.session != "" {
-		e.Sessions = []Ref{{Agent: a.agent, Session: a.session, Transcript: a.transcript}}
+		e.Sessions = []Ref{{Agent: a.agent, Session: a.session, Transcript: a.transcript, Again: a.again}}
 	}
 	if a.since > 0 {
 		e.Since = time.Now().Add(-a.since)
@@ -79,6 +86,12 @@ func Main(argv []string, stdout, stderr io.Writer, send func(context.Context, []
 		fmt.Fprintf(stdout, "sent %d trace(s)", res.Sent)
 		if res.Skipped > 0 {
 			fmt.Fprintf(stdout, ", %d already sent or empty", res.Skipped)
+		}
+		if res.Parked > 0 {
+			fmt.Fprintf(stdout, ", %d refused as too large (parked: see traces/export.log)", res.Parked)
+		}
+		if res.Deferred > 0 {
+			fmt.Fprintf(stdout, ", %d left for the export already running", res.Deferred)
 		}
 		fmt.Fprintln(stdout)
 	}

@@ -1,11 +1,11 @@
 package trace
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,25 +16,35 @@ import (
 )
 
 // The trace folder of an agent, $ST_ROOT/<agent>/traces/, holds
-// <session>.json, a trace that could not be sent yet (the spool), and
-// <session>.sent, the mark of one that was: an export sends what is
-// spooled first and never sends a marked session again. Only the host the
-// agent lives on writes them (its SessionEnd hook and `st trace export`).
+// <session>.json, a trace that could not be sent yet (the spool),
+// <session>.sent, the mark of one that was, <session>.parked, a trace the
+// collector refused as too large (kept for the person, never sent again),
+// and export.log, a line for each trace parked or dropped. An export sends
+// what is spooled first and never sends a marked or parked session again.
+// Only the host the agent lives on writes them (its hooks and `st trace
+// export`).
 
 // Dir is agent's trace folder, relative to the store.
 func Dir(agent string) string { return agent + "/traces" }
 
 const (
-	spoolExt = ".json"
-	sentExt  = ".sent"
+	spoolExt  = ".json"
+	sentExt   = ".sent"
+	parkedExt = ".parked"
+	logName   = "export.log"
 )
 
 // MaxEvents bounds how much of a session's event log a trace reads: a
 // longer log gives the trace of its last MaxEvents bytes.
 const MaxEvents = 32 << 20
 
-// maxSpooled bounds one spooled trace read back.
-const maxSpooled = 64 << 20
+// maxSpooled bounds one spooled trace: a bigger one is never written,
+// since it would not be read back.
+const maxSpooled = 16 << 20
+
+// MaxSpool bounds how many traces wait in an agent's spool: spooling
+// one more drops the oldest, with a line in export.log.
+const MaxSpool = 100
 
 // Load reads agent's session from the store and, when transcript names
 // the client's transcript of it, its model calls and those of its
@@ -63,9 +73,10 @@ func Load(t *fsutil.Tree, agent, session, transcript string) (Session, error) {
 }
 
 // readCalls reads the model calls of the transcript at path (none when
-// it cannot be read).
+// it cannot be read). Only a regular file is read: a FIFO or a device
+// named as the transcript would block the export for ever.
 func readCalls(path string) []ModelCall {
-	f, err := os.Open(path)
+	f, _, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil
 	}
@@ -87,8 +98,10 @@ func FindTranscript(claudeDir, session string) string {
 	return matches[0]
 }
 
-// Spool keeps tr in the store until it can be sent.
-func Spool(t *fsutil.Tree, tr Trace) error {
+// Spool keeps tr in the store until it can be sent, dropping the oldest
+// spooled traces beyond MaxSpool. A trace too big to be read back is
+// not kept (ErrTooLarge).
+func Spool(ctx context.Context, t *fsutil.Tree, tr Trace) error {
 	if !events.ValidSession(tr.Session) {
 		return fmt.Errorf("not a session id: %q", tr.Session)
 	}
@@ -96,10 +109,87 @@ func Spool(t *fsutil.Tree, tr Trace) error {
 	if err != nil {
 		return err
 	}
+	if len(data) > maxSpooled {
+		err := fmt.Errorf("%w: %d bytes, more than the spool keeps", ErrTooLarge, len(data))
+		logLine(ctx, t, tr.Agent, fmt.Sprintf("dropped the trace of session %s: %v", tr.Session, err))
+		return err
+	}
 	if err := t.MkdirAll(Dir(tr.Agent)); err != nil {
 		return err
 	}
-	return t.WriteAtomic(Dir(tr.Agent)+"/"+tr.Session+spoolExt, data)
+	if err := t.WriteAtomic(Dir(tr.Agent)+"/"+tr.Session+spoolExt, data); err != nil {
+		return err
+	}
+	return trimSpool(ctx, t, tr.Agent)
+}
+
+// trimSpool drops agent's oldest spooled traces beyond MaxSpool.
+func trimSpool(ctx context.Context, t *fsutil.Tree, agent string) error {
+	type spooled struct {
+		session string
+		at      time.Time
+	}
+	var all []spooled
+	for _, session := range spooledSessions(t, agent) {
+		if fi, err := t.Lstat(Dir(agent) + "/" + session + spoolExt); err == nil {
+			all = append(all, spooled{session, fi.ModTime()})
+		}
+	}
+	if len(all) <= MaxSpool {
+		return nil
+	}
+	slices.SortFunc(all, func(a, b spooled) int { return a.at.Compare(b.at) })
+	for _, old := range all[:len(all)-MaxSpool] {
+		if err := t.Remove(Dir(agent) + "/" + old.session + spoolExt); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		logLine(ctx, t, agent, fmt.Sprintf("dropped the spooled trace of session %s (spooled %s): the spool keeps %d", old.session,
+			old.at.UTC().Format(time.RFC3339), MaxSpool))
+	}
+	return nil
+}
+
+// Park sets tr aside for good with why: the collector refuses it (too
+// large), so it is not sent again with the others; the trace stays in
+// <session>.parked for the person, and export.log says why.
+func Park(ctx context.Context, t *fsutil.Tree, tr Trace, why error) error {
+	if !events.ValidSession(tr.Session) {
+		return fmt.Errorf("not a session id: %q", tr.Session)
+	}
+	if err := t.MkdirAll(Dir(tr.Agent)); err != nil {
+		return err
+	}
+	base := Dir(tr.Agent) + "/" + tr.Session
+	data, err := json.Marshal(tr)
+	if err == nil && len(data) <= maxSpooled {
+		err = t.WriteAtomic(base+parkedExt, data)
+	} else {
+		err = t.WriteAtomic(base+parkedExt, nil) // the mark alone: the trace would not be read back
+	}
+	if err != nil {
+		return err
+	}
+	if err := t.Remove(base + spoolExt); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	logLine(ctx, t, tr.Agent, fmt.Sprintf("parked the trace of session %s (%d spans), not sent again: %v", tr.Session, len(tr.Spans), why))
+	return nil
+}
+
+// Parked reports whether agent's session was parked.
+func Parked(t *fsutil.Tree, agent, session string) bool {
+	if !events.ValidSession(session) {
+		return false
+	}
+	_, err := t.Lstat(Dir(agent) + "/" + session + parkedExt)
+	return err == nil
+}
+
+// logLine appends a line to agent's export.log; a log that cannot be
+// written loses the line, never the export.
+func logLine(ctx context.Context, t *fsutil.Tree, agent, text string) {
+	line := time.Now().UTC().Format(time.RFC3339) + " " + strings.ReplaceAll(text, "\n", " ") + "\n"
+	_ = t.AppendLine(ctx, Dir(agent)+"/"+logName, []byte(line))
 }
 
 // MarkSent records that agent's session was sent and drops its spooled
@@ -133,30 +223,46 @@ func Sent(t *fsutil.Tree, agent, session string) bool {
 // Spooled reads agent's spooled traces, oldest session name first; a
 // file that is not a trace is skipped.
 func Spooled(t *fsutil.Tree, agent string) []Trace {
+	var out []Trace
+	for _, session := range spooledSessions(t, agent) {
+		if tr, ok := readSpooled(t, agent, session); ok {
+			out = append(out, tr)
+		}
+	}
+	return out
+}
+
+// spooledSessions lists the sessions in agent's spool, sorted.
+func spooledSessions(t *fsutil.Tree, agent string) []string {
 	names, err := t.ReadDirNames(Dir(agent))
 	if err != nil {
 		return nil
 	}
 	slices.Sort(names)
-	var out []Trace
+	var out []string
 	for _, name := range names {
-		if !strings.HasSuffix(name, spoolExt) || strings.HasPrefix(name, ".") {
-			continue
-		}
-		rel := Dir(agent) + "/" + name
-		if fi, err := t.Lstat(rel); err != nil || fi.Size() > maxSpooled {
-			continue
-		}
-		data, _, err := t.ReadRegular(rel)
-		if err != nil {
-			continue
-		}
-		var tr Trace
-		if json.Unmarshal(data, &tr) == nil && tr.Agent == agent && tr.TraceID != "" {
-			out = append(out, tr)
+		if session, ok := strings.CutSuffix(name, spoolExt); ok && events.ValidSession(session) {
+			out = append(out, session)
 		}
 	}
 	return out
+}
+
+// readSpooled reads agent's spooled trace of session.
+func readSpooled(t *fsutil.Tree, agent, session string) (Trace, bool) {
+	rel := Dir(agent) + "/" + session + spoolExt
+	if fi, err := t.Lstat(rel); err != nil || fi.Size() > maxSpooled {
+		return Trace{}, false
+	}
+	data, _, err := t.ReadRegular(rel)
+	if err != nil {
+		return Trace{}, false
+	}
+	var tr Trace
+	if json.Unmarshal(data, &tr) != nil || tr.Agent != agent || tr.Session != session || tr.TraceID == "" {
+		return Trace{}, false
+	}
+	return tr, true
 }
 
 // Ended lists agent's sessions whose log was last written at or after

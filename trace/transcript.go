@@ -18,18 +18,24 @@ type ModelCall struct {
 	Tools      []string // the tools the reply called
 }
 
-// Usage is a model call's token counts as the API reported them.
+// Usage is a model call's token counts. Input counts every input token,
+// those read from and written to a cache included (as the OpenTelemetry
+// GenAI conventions define gen_ai.usage.input_tokens); CacheRead and
+// CacheCreation are those parts of it.
 type Usage struct {
 	Input, Output, CacheRead, CacheCreation int64
 }
 
-// transcriptLine is what a Claude Code transcript line holds that a
-// trace uses. A reply streamed in several content blocks is written as
-// several lines with one message id; the last one's usage is the reply's.
+// transcriptLine is what a trace uses of a line of any client's
+// transcript: Claude Code's (type assistant, the reply in message),
+// Codex's rollout (a token_usage_record per model response, the model in
+// turn_context) and Gemini CLI's chat record (a message of type gemini
+// with its tokens, rewritten whole each time it changes).
 type transcriptLine struct {
 	Type      string    `json:"type"`
 	Timestamp time.Time `json:"timestamp"`
-	Message   struct {
+
+	Message *struct {
 		ID      string          `json:"id"`
 		Model   string          `json:"model"`
 		Content json.RawMessage `json:"content"` // a string in a user's line, blocks in a reply's
@@ -40,6 +46,28 @@ type transcriptLine struct {
 			CacheCreation int64 `json:"cache_creation_input_tokens"`
 		} `json:"usage"`
 	} `json:"message"`
+
+	Payload *struct {
+		Model      string `json:"model"`
+		ResponseID string `json:"response_id"`
+		Usage      *struct {
+			Input      int64 `json:"input_tokens"` // cached ones included
+			Cached     int64 `json:"cached_input_tokens"`
+			CacheWrite int64 `json:"cache_write_input_tokens"`
+			Output     int64 `json:"output_tokens"`
+		} `json:"usage"`
+	} `json:"payload"`
+
+	ID        string `json:"id"`
+	Model     string `json:"model"`
+	ToolCalls []struct {
+		Name string `json:"name"`
+	} `json:"toolCalls"`
+	Tokens *struct {
+		Input  int64 `json:"input"` // promptTokenCount: cached ones included
+		Output int64 `json:"output"`
+		Cached int64 `json:"cached"`
+	} `json:"tokens"`
 }
 
 // MaxTranscript bounds how much of a transcript a trace reads: a
@@ -50,49 +78,98 @@ const MaxTranscript = 64 << 20
 // longer line is skipped.
 const maxTranscriptLine = 16 << 20
 
-// ReadTranscript reads the model calls of a Claude Code transcript
-// (JSON lines) from r, in the order they were made. Lines it cannot
-// read are skipped: a transcript is the client's file, not st's.
+// reply is a model call as one transcript line gives it.
+type reply struct {
+	id, model string
+	usage     Usage
+	tools     []string
+	whole     bool // the line holds all the call's tools (a chat record message), not only its own blocks'
+}
+
+// replyOf reads the model call a line records, if it records one; a
+// Codex turn_context line sets the model of the calls after it.
+func (l *transcriptLine) replyOf(model *string) (reply, bool) {
+	switch {
+	case l.Type == "assistant" && l.Message != nil && l.Message.ID != "" && l.Message.Usage != nil:
+		m, u := l.Message, l.Message.Usage
+		r := reply{id: m.ID, model: m.Model, usage: Usage{Input: u.Input + u.CacheRead + u.CacheCreation, Output: u.Output,
+			CacheRead: u.CacheRead, CacheCreation: u.CacheCreation}}
+		var blocks []struct {
+			Type string `json:"type"`
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(m.Content, &blocks) // a reply without blocks called no tool
+		for _, b := range blocks {
+			if b.Type == "tool_use" && b.Name != "" {
+				r.tools = append(r.tools, b.Name)
+			}
+		}
+		return r, true
+	case l.Type == "turn_context" && l.Payload != nil:
+		*model = l.Payload.Model
+	case l.Type == "token_usage_record" && l.Payload != nil && l.Payload.ResponseID != "" && l.Payload.Usage != nil:
+		u := l.Payload.Usage
+		return reply{id: l.Payload.ResponseID, model: *model, usage: Usage{Input: u.Input, Output: u.Output,
+			CacheRead: u.Cached, CacheCreation: u.CacheWrite}}, true
+	case l.Type == "gemini" && l.ID != "" && l.Tokens != nil:
+		r := reply{id: l.ID, model: l.Model, usage: Usage{Input: l.Tokens.Input, Output: l.Tokens.Output, CacheRead: l.Tokens.Cached}, whole: true}
+		for _, c := range l.ToolCalls {
+			if c.Name != "" {
+				r.tools = append(r.tools, c.Name)
+			}
+		}
+		return r, true
+	}
+	return reply{}, false
+}
+
+// ReadTranscript reads the model calls of a client's transcript (JSON
+// lines: Claude Code's, Codex's rollout or Gemini CLI's chat record)
+// from r, in the order they were made, at most MaxSpans of them. Lines
+// it cannot read are skipped: a transcript is the client's file, not
+// st's. A call written again (a reply streamed in several lines, a chat
+// record message updated) takes its last line's usage.
 func ReadTranscript(r io.Reader) []ModelCall {
 	sc := bufio.NewScanner(io.LimitReader(r, MaxTranscript))
 	sc.Buffer(make([]byte, 0, 64<<10), maxTranscriptLine)
 	var calls []ModelCall
 	index := map[string]int{}
-	var last time.Time // the newest moment any line recorded
+	var last time.Time // the newest moment any other line recorded
+	var model string   // Codex's model, from its latest turn_context
 	for sc.Scan() {
 		var l transcriptLine
 		if json.Unmarshal(sc.Bytes(), &l) != nil {
 			continue
 		}
-		if l.Type != "assistant" || l.Message.ID == "" || l.Message.Usage == nil {
+		rep, ok := l.replyOf(&model)
+		if !ok {
 			if !l.Timestamp.IsZero() {
 				last = l.Timestamp
 			}
 			continue
 		}
-		i, seen := index[l.Message.ID]
+		i, seen := index[rep.id]
 		if !seen {
+			if len(calls) == MaxSpans {
+				continue // the trace could not hold it
+			}
 			i = len(calls)
-			index[l.Message.ID] = i
+			index[rep.id] = i
 			start := last
 			if start.IsZero() || start.After(l.Timestamp) {
 				start = l.Timestamp
 			}
-			calls = append(calls, ModelCall{ID: l.Message.ID, Start: start})
+			calls = append(calls, ModelCall{ID: rep.id, Start: start})
 		}
 		c := &calls[i]
-		c.Model, c.End = l.Message.Model, l.Timestamp
-		u := l.Message.Usage
-		c.Usage = Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheCreation: u.CacheCreation}
-		var blocks []struct {
-			Type string `json:"type"`
-			Name string `json:"name"`
+		c.Model, c.End, c.Usage = rep.model, l.Timestamp, rep.usage
+		if rep.whole {
+			c.Tools = rep.tools
+		} else {
+			c.Tools = append(c.Tools, rep.tools...)
 		}
-		_ = json.Unmarshal(l.Message.Content, &blocks) // a reply without blocks called no tool
-		for _, b := range blocks {
-			if b.Type == "tool_use" && b.Name != "" {
-				c.Tools = append(c.Tools, b.Name)
-			}
+		if c.End.Before(c.Start) {
+			c.End = c.Start
 		}
 		last = l.Timestamp
 	}

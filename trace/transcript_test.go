@@ -39,6 +39,8 @@ func TestReadTranscriptOfTheRealClient(t *testing.T) {
 
 // A reply streamed over several lines is one call, with the last line's
 // usage; lines that are not JSON, and replies without usage, are skipped.
+// Its input tokens count the cached ones, read and written, as the
+// GenAI conventions define them (Anthropic's input_tokens do not).
 func TestReadTranscriptLines(t *testing.T) {
 	in := `not json
 {"type":"user","timestamp":"2026-12-01T10:00:00.000Z","message":{"content":"hi"}}
@@ -51,7 +53,7 @@ func TestReadTranscriptLines(t *testing.T) {
 		t.Fatalf("calls = %+v, want one", calls)
 	}
 	c := calls[0]
-	if c.Usage != (Usage{Input: 7, Output: 30, CacheRead: 5, CacheCreation: 2}) || strings.Join(c.Tools, ",") != "Read" ||
+	if c.Usage != (Usage{Input: 14, Output: 30, CacheRead: 5, CacheCreation: 2}) || strings.Join(c.Tools, ",") != "Read" ||
 		c.Start.Format("15:04:05") != "10:00:00" || c.End.Format("15:04:05") != "10:00:03" {
 		t.Errorf("call = %+v", c)
 	}

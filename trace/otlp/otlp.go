@@ -5,6 +5,10 @@ package otlp
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -27,6 +31,11 @@ const sendTimeout = 20 * time.Second
 // OTEL_EXPORTER_OTLP_* variables name (the exporter reads them itself:
 // endpoint, traces endpoint, headers, timeout, compression), as the
 // service OTEL_SERVICE_NAME names (default st).
+//
+// An error wraps trace.ErrTooLarge when the collector will not take
+// these traces as they are, whatever it is sent later: it answered 413,
+// the request is over the exporter's own size cap (it never went out),
+// or a big request's upload did not end within the deadline.
 func Send(ctx context.Context, traces []trace.Trace) error {
 	ctx, cancel := context.WithTimeout(ctx, sendTimeout)
 	defer cancel()
@@ -44,7 +53,34 @@ func Send(ctx context.Context, traces []trace.Trace) error {
 	for _, tr := range traces {
 		spans = append(spans, stubs(tr, res)...)
 	}
-	return exp.ExportSpans(ctx, spans)
+	if err := exp.ExportSpans(ctx, spans); err != nil {
+		if tooLarge(ctx, err, traces) {
+			return fmt.Errorf("%w: %v", trace.ErrTooLarge, err)
+		}
+		return err
+	}
+	return nil
+}
+
+// bigUpload is the size (of the traces as JSON, near their protobuf's)
+// from which an upload cut by the deadline is taken as too large rather
+// than as a collector out of reach.
+const bigUpload = 1 << 20
+
+// tooLarge reports whether an export failed for its size: the collector
+// answered 413 (the exporter gives no typed error: its message names the
+// status), the exporter refused a request over its cap before sending
+// it, or a big upload ran out of time.
+func tooLarge(ctx context.Context, err error, traces []trace.Trace) bool {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, " 413 "), strings.Contains(msg, "request body too large"):
+		return true
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		data, _ := json.Marshal(traces) // plain data: it cannot fail
+		return len(data) >= bigUpload
+	}
+	return false
 }
 
 // scope names st as the spans' instrumentation.
