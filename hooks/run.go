@@ -145,7 +145,7 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 		return hook{run: func(c *call) Result { return runCodexSessionStart(c.opt, client(Codex)) }, readsConfig: true}, true
 	case CodexStop:
 		return hook{run: func(c *call) Result { return runCodexStop(c.opt, client(Codex)) }, readsConfig: true,
-			after: func(c *call) { exportCodexTrace(c.opt) }}, true
+			after: exportCodexTrace}, true
 	case CodexPreToolUse:
 		return hook{run: codexPreToolUse, readsPayload: true, onStore: true}, true
 	case UserPromptSubmit:

@@ -26,9 +26,13 @@ func exportTrace(c *call) {
 // transcript_path of its payload, with each model response's tokens).
 // The IDs are the same each time, so a backend holds one trace that
 // grows. It runs after the Stop line is in the log.
-func exportCodexTrace(opt Options) {
-	p, _ := ParsePayload(opt.logPayload())
-	startExport(opt, p.SessionID, p.TranscriptPath, true)
+func exportCodexTrace(c *call) {
+	payload := c.payload
+	if payload == nil {
+		payload = c.opt.logPayload() // read for the event line already
+	}
+	p, _ := ParsePayload(payload)
+	startExport(c.opt, p.SessionID, p.TranscriptPath, true)
 }
 
 // startExport starts st-trace detached to send agent's session.

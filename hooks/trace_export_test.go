@@ -1,8 +1,11 @@
 package hooks
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // config.yaml's otel: names OTEL_* variables (others are ignored); the
@@ -26,5 +29,34 @@ func TestOTelEnv(t *testing.T) {
 	}
 	if c.OTel["OTEL_SERVICE_NAME"] != "st-a" {
 		t.Errorf("otelEnv changed the config's map")
+	}
+}
+
+// Codex has no session end: its Stop starts st-trace to send the session
+// as it stands, again (--again), with Codex's rollout as the transcript,
+// once the Stop line is in the log.
+func TestCodexStopExportsTheSession(t *testing.T) {
+	opt := testOptions(t)
+	opt.Config = DefaultConfig()
+	dir := t.TempDir()
+	args := filepath.Join(dir, "args")
+	bin := filepath.Join(dir, "st-trace")
+	writeFile(t, bin, "#!/bin/sh\nls \"$4/$6/events\" > \""+args+".tmp\"\necho \"$@\" >> \""+args+".tmp\"\nmv \""+args+".tmp\" \""+args+"\"\n")
+	if err := os.Chmod(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	opt.TraceBin, opt.OTelEnv = bin, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:1"}
+	payload := `{"session_id":"c1","hook_event_name":"Stop","transcript_path":"/r/rollout-c1.jsonl","stop_hook_active":false}`
+	Run(CodexStop, []byte(payload), opt)
+	var got []byte
+	for range 200 { // st-trace runs detached: wait for its note
+		if got, _ = os.ReadFile(args); len(got) > 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	want := "c1.jsonl\nexport --quiet --root " + opt.Root + " --agent alice --session c1 --transcript /r/rollout-c1.jsonl --again\n"
+	if string(got) != want {
+		t.Errorf("st-trace ran with:\n%s\nwant:\n%s", got, want)
 	}
 }

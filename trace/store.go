@@ -109,12 +109,12 @@ func Spool(ctx context.Context, t *fsutil.Tree, tr Trace) error {
 	if err != nil {
 		return err
 	}
+	if err := t.MkdirAll(Dir(tr.Agent)); err != nil {
+		return err
+	}
 	if len(data) > maxSpooled {
 		err := fmt.Errorf("%w: %d bytes, more than the spool keeps", ErrTooLarge, len(data))
 		logLine(ctx, t, tr.Agent, fmt.Sprintf("dropped the trace of session %s: %v", tr.Session, err))
-		return err
-	}
-	if err := t.MkdirAll(Dir(tr.Agent)); err != nil {
 		return err
 	}
 	if err := t.WriteAtomic(Dir(tr.Agent)+"/"+tr.Session+spoolExt, data); err != nil {

@@ -2,6 +2,9 @@ package otlp
 
 import (
 	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -119,5 +122,25 @@ func TestCollectorDownThenUp(t *testing.T) {
 	}
 	if res, err := export.Run(context.Background()); err != nil || res.Sent != 0 {
 		t.Errorf("a later export sent it again: %+v, %v", res, err)
+	}
+}
+
+// A collector that answers 413 refuses the trace as too large: Send says
+// so (trace.ErrTooLarge), and the export parks it instead of sending it
+// again with every later trace. One that is down is not "too large".
+func TestTooLargeIsTold(t *testing.T) {
+	status := http.StatusRequestEntityTooLarge
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "request body too big", status)
+	}))
+	defer srv.Close()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL)
+	tr := trace.Build(session())
+	if err := Send(context.Background(), []trace.Trace{tr}); !errors.Is(err, trace.ErrTooLarge) {
+		t.Errorf("a 413: %v, want trace.ErrTooLarge", err)
+	}
+	status = http.StatusBadRequest
+	if err := Send(context.Background(), []trace.Trace{tr}); err == nil || errors.Is(err, trace.ErrTooLarge) {
+		t.Errorf("a 400: %v, want an error other than trace.ErrTooLarge", err)
 	}
 }
