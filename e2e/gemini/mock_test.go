@@ -34,11 +34,19 @@ type apiRequest struct {
 	Body map[string]any
 }
 
-// reply is one model answer: text, or a function call.
+// reply is one model answer: text, or a function call, with its token
+// usage (nil: 10 in, 5 out).
 type reply struct {
-	Text string
-	Call string
-	Args map[string]any
+	Text  string
+	Call  string
+	Args  map[string]any
+	Usage *usage
+}
+
+// usage is an answer's usageMetadata: the prompt's tokens (the cached
+// ones included, as the API counts them), the cached ones, the answer's.
+type usage struct {
+	Prompt, Cached, Output int
 }
 
 func say(text string) reply { return reply{Text: text} }
@@ -91,6 +99,7 @@ func (m *mockAPI) serve(w http.ResponseWriter, r *http.Request) {
 		m.t.Errorf("mock: request is not JSON (%v): %.200s", err, raw)
 	}
 	var parts []map[string]any
+	var rep reply
 	if cfg, _ := req.Body["generationConfig"].(map[string]any); cfg["responseMimeType"] == "application/json" {
 		m.mu.Lock()
 		m.side = append(m.side, req)
@@ -101,7 +110,7 @@ func (m *mockAPI) serve(w http.ResponseWriter, r *http.Request) {
 		n := len(m.reqs)
 		m.reqs = append(m.reqs, req)
 		m.mu.Unlock()
-		rep := say("done")
+		rep = say("done")
 		if m.script != nil {
 			rep = m.script(n, req)
 		}
@@ -111,12 +120,17 @@ func (m *mockAPI) serve(w http.ResponseWriter, r *http.Request) {
 			parts = []map[string]any{{"text": rep.Text}}
 		}
 	}
+	use := map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}
+	if u := rep.Usage; u != nil {
+		use = map[string]any{"promptTokenCount": u.Prompt, "cachedContentTokenCount": u.Cached,
+			"candidatesTokenCount": u.Output, "totalTokenCount": u.Prompt + u.Output}
+	}
 	resp := map[string]any{
 		"candidates": []any{map[string]any{
 			"content":      map[string]any{"role": "model", "parts": parts},
 			"finishReason": "STOP", "index": 0,
 		}},
-		"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+		"usageMetadata": use,
 		"modelVersion":  "mock",
 	}
 	data, _ := json.Marshal(resp)
