@@ -62,6 +62,7 @@ const lockKey = "trace-export"
 // Run exports; the error says why traces were spooled.
 func (e Export) Run(ctx context.Context) (Result, error) {
 	var res Result
+	built := time.Now() // a spool written later holds a newer trace than ours
 	fresh, err := e.build(&res)
 	if err != nil {
 		return res, err
@@ -82,9 +83,9 @@ func (e Export) Run(ctx context.Context) (Result, error) {
 			return res, nil
 		}
 	}
-	tried := map[string]bool{}
+	tried := map[string]time.Time{} // what was tried, by when it was read or built
 	for {
-		err := e.sendAll(ctx, fresh, tried, &res)
+		err := e.sendAll(ctx, fresh, built, tried, &res)
 		unlock()
 		if err != nil {
 			return res, err
@@ -151,56 +152,64 @@ func (e Export) build(res *Result) ([]Trace, error) {
 	return out, nil
 }
 
-// waiting is the spooled traces in the store not tried yet, whoever's.
-func (e Export) waiting(tried map[string]bool) []Trace {
+// queued is a trace to send, and when it was read or built.
+type queued struct {
+	Trace
+	read time.Time
+}
+
+// waiting is the spooled traces in the store, whoever's, not tried yet
+// or spooled again since they were (a session grown meanwhile).
+func (e Export) waiting(tried map[string]time.Time) []queued {
 	names, _ := e.Tree.ReadDirNames(".") // an unreadable store has nothing waiting
 	slices.Sort(names)
-	var out []Trace
+	var out []queued
 	for _, agent := range names {
 		if !layout.ValidAgent(agent) || !e.Tree.IsDir(Dir(agent)) {
 			continue
 		}
 		for _, session := range spooledSessions(e.Tree, agent) {
-			if tried[agent+"/"+session] {
-				continue
-			}
-			if tr, ok := readSpooled(e.Tree, agent, session); ok {
-				out = append(out, tr)
+			tr, at, ok := readSpooled(e.Tree, agent, session)
+			if last, seen := tried[agent+"/"+session]; ok && (!seen || at.After(last)) {
+				out = append(out, queued{tr, at})
 			}
 		}
 	}
 	return out
 }
 
-// sendAll sends fresh, then what waits in the spool, a session at a
-// time, until one fails for a reason other than its size: then the
-// collector is taken to be out of reach, and the fresh traces not sent
-// are spooled.
-func (e Export) sendAll(ctx context.Context, fresh []Trace, tried map[string]bool, res *Result) error {
-	queue := fresh
+// sendAll sends fresh (built at built), then what waits in the spool, a
+// session at a time, until one fails for a reason other than its size:
+// then the collector is taken to be out of reach, and the fresh traces
+// not sent are spooled.
+func (e Export) sendAll(ctx context.Context, fresh []Trace, built time.Time, tried map[string]time.Time, res *Result) error {
+	var queue []queued
 	for _, tr := range fresh {
-		tried[tr.Agent+"/"+tr.Session] = true
+		queue = append(queue, queued{tr, built})
 	}
-	for _, tr := range e.waiting(tried) {
-		tried[tr.Agent+"/"+tr.Session] = true
-		queue = append(queue, tr)
+	queue = append(queue, e.waiting(tried)...)
+	for _, q := range queue {
+		tried[q.Agent+"/"+q.Session] = q.read
 	}
-	for i, tr := range queue {
-		err := e.Send(ctx, []Trace{tr})
+	for i, q := range queue {
+		err := e.Send(ctx, []Trace{q.Trace})
 		switch {
 		case err == nil:
-			if err := MarkSent(e.Tree, tr.Agent, tr.Session, e.Now()); err != nil {
+			if err := MarkSent(e.Tree, q.Agent, q.Session, e.Now(), q.read); err != nil {
 				return err
 			}
 			res.Sent++
 		case errors.Is(err, ErrTooLarge):
-			if err := Park(ctx, e.Tree, tr, err); err != nil {
+			if err := Park(ctx, e.Tree, q.Trace, err); err != nil {
 				return err
 			}
 			res.Parked++
 		default:
 			var errs []error
 			for _, left := range fresh[min(i, len(fresh)):] { // the rest of the queue is in the spool already
+				if newerSpooled(e.Tree, left, built) {
+					continue // the session grown since waits there already
+				}
 				if serr := Spool(ctx, e.Tree, left); serr != nil {
 					errs = append(errs, fmt.Errorf("spool %s/%s: %w", left.Agent, left.Session, serr))
 					continue
@@ -212,4 +221,11 @@ func (e Export) sendAll(ctx context.Context, fresh []Trace, tried map[string]boo
 		}
 	}
 	return nil
+}
+
+// newerSpooled reports whether the spool holds tr's session written
+// after at.
+func newerSpooled(t *fsutil.Tree, tr Trace, at time.Time) bool {
+	fi, err := t.Lstat(Dir(tr.Agent) + "/" + tr.Session + spoolExt)
+	return err == nil && fi.ModTime().After(at)
 }

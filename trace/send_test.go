@@ -193,3 +193,27 @@ func TestOneExportAtATime(t *testing.T) {
 		}
 	}
 }
+
+// A session that grows while its trace is being sent (Codex sends its
+// session at each turn's end: the next turn's export finds this one
+// running and spools the grown trace) is sent again, grown, before the
+// running export ends: the older send does not drop the newer spool.
+func TestASessionGrownMeanwhileIsSentGrown(t *testing.T) {
+	tree := storeOf(t, "s1")
+	var spans []int
+	send := func(_ context.Context, trs []Trace) error {
+		if len(spans) == 0 {
+			grown := trs[0]
+			grown.Spans = append(grown.Spans[:len(grown.Spans):len(grown.Spans)], Span{ID: "ffffffffffffffff", Name: "turn 2"})
+			if err := Spool(context.Background(), tree, grown); err != nil {
+				t.Fatal(err)
+			}
+		}
+		spans = append(spans, len(trs[0].Spans))
+		return nil
+	}
+	res, err := Export{Tree: tree, Sessions: []Ref{{Agent: "alice", Session: "s1", Again: true}}, Now: time.Now, Send: send}.Run(context.Background())
+	if err != nil || len(spans) != 2 || spans[1] != spans[0]+1 || res.Sent != 2 || len(Spooled(tree, "alice")) != 0 {
+		t.Errorf("sent %v spans (%+v, %v), %d left spooled; want the session, then the grown one", spans, res, err, len(Spooled(tree, "alice")))
+	}
+}

@@ -193,8 +193,10 @@ func logLine(ctx context.Context, t *fsutil.Tree, agent, text string) {
 }
 
 // MarkSent records that agent's session was sent and drops its spooled
-// copy.
-func MarkSent(t *fsutil.Tree, agent, session string, at time.Time) error {
+// copy, unless the spool was written after read (when the trace sent
+// was read or built): a newer copy, spooled by an export that found
+// this one running, is the session grown since, still to send.
+func MarkSent(t *fsutil.Tree, agent, session string, at, read time.Time) error {
 	if !events.ValidSession(session) {
 		return fmt.Errorf("not a session id: %q", session)
 	}
@@ -204,6 +206,9 @@ func MarkSent(t *fsutil.Tree, agent, session string, at time.Time) error {
 	base := Dir(agent) + "/" + session
 	if err := t.WriteAtomic(base+sentExt, []byte(at.UTC().Format(time.RFC3339)+"\n")); err != nil {
 		return err
+	}
+	if fi, err := t.Lstat(base + spoolExt); err != nil || fi.ModTime().After(read) {
+		return nil
 	}
 	if err := t.Remove(base + spoolExt); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -225,7 +230,7 @@ func Sent(t *fsutil.Tree, agent, session string) bool {
 func Spooled(t *fsutil.Tree, agent string) []Trace {
 	var out []Trace
 	for _, session := range spooledSessions(t, agent) {
-		if tr, ok := readSpooled(t, agent, session); ok {
+		if tr, _, ok := readSpooled(t, agent, session); ok {
 			out = append(out, tr)
 		}
 	}
@@ -248,21 +253,22 @@ func spooledSessions(t *fsutil.Tree, agent string) []string {
 	return out
 }
 
-// readSpooled reads agent's spooled trace of session.
-func readSpooled(t *fsutil.Tree, agent, session string) (Trace, bool) {
+// readSpooled reads agent's spooled trace of session, and when it was
+// written.
+func readSpooled(t *fsutil.Tree, agent, session string) (Trace, time.Time, bool) {
 	rel := Dir(agent) + "/" + session + spoolExt
 	if fi, err := t.Lstat(rel); err != nil || fi.Size() > maxSpooled {
-		return Trace{}, false
+		return Trace{}, time.Time{}, false
 	}
-	data, _, err := t.ReadRegular(rel)
+	data, fi, err := t.ReadRegular(rel)
 	if err != nil {
-		return Trace{}, false
+		return Trace{}, time.Time{}, false
 	}
 	var tr Trace
 	if json.Unmarshal(data, &tr) != nil || tr.Agent != agent || tr.Session != session || tr.TraceID == "" {
-		return Trace{}, false
+		return Trace{}, time.Time{}, false
 	}
-	return tr, true
+	return tr, fi.ModTime(), true
 }
 
 // Ended lists agent's sessions whose log was last written at or after
