@@ -17,6 +17,10 @@ type Session struct {
 	Events    []events.Event
 	Calls     []ModelCall
 	SubCalls  map[string][]ModelCall
+	// Turns and Tools are the turns and tool calls the transcript
+	// records (Codex's): the trace takes them when the log has none.
+	Turns []Period
+	Tools []ToolCall
 }
 
 // turn is one prompt's span and the time it covers.
@@ -43,10 +47,17 @@ func Build(s Session) Trace {
 	root := b.add("session", "", "invoke_agent "+s.Agent, "", start, end)
 	b.rootAttrs(s)
 	b.addTurns(s.Events, root, end)
+	if len(b.turns) == 0 {
+		b.addTranscriptTurns(s.Turns, root, end)
+	}
 	subs := b.addSubagents(s.Events, end)
+	logged := false
 	for i := range s.Events {
-		b.addTool(&s.Events[i], i, subs)
+		logged = b.addTool(&s.Events[i], i, subs) || logged
 		b.addMoment(&s.Events[i])
+	}
+	if !logged {
+		b.addTranscriptTools(s.Tools)
 	}
 	for _, c := range s.Calls {
 		b.addCall(c, b.parentAt(c.Start), "")
@@ -97,6 +108,10 @@ func bounds(s Session) (start, end time.Time) {
 	for _, c := range s.Calls {
 		see(c.Start)
 		see(c.End)
+	}
+	for _, p := range s.Turns {
+		see(p.Start)
+		see(p.End)
 	}
 	return start, end
 }
@@ -215,14 +230,39 @@ func (b *builder) addSubagents(evs []events.Event, end time.Time) map[string]str
 	return ids
 }
 
-// addTool adds the execute_tool span of a finished tool call.
-func (b *builder) addTool(e *events.Event, i int, subs map[string]string) {
+// addTranscriptTurns adds a span per turn the transcript records; one
+// still running ends with the session.
+func (b *builder) addTranscriptTurns(turns []Period, root int, end time.Time) {
+	for _, p := range turns {
+		n := len(b.turns) + 1
+		k := b.add("turn/"+strconv.Itoa(n), b.span(root).ID, "turn "+strconv.Itoa(n), "", p.Start, cmp.Or(p.End, end))
+		b.span(k).Attrs = append(b.span(k).Attrs, Int("st.turn", int64(n)))
+		b.turns = append(b.turns, turn{span: k, start: p.Start, end: b.span(k).End})
+	}
+}
+
+// addTranscriptTools adds the execute_tool span of each tool call the
+// transcript records.
+func (b *builder) addTranscriptTools(tools []ToolCall) {
+	for i, c := range tools {
+		k := b.add("tool/transcript/"+strconv.Itoa(i), b.parentAt(c.Start), "execute_tool "+c.Name, "", c.Start, c.End)
+		s := b.span(k)
+		s.Attrs = append(s.Attrs, String("gen_ai.operation.name", "execute_tool"), String("gen_ai.tool.name", c.Name))
+		if c.Command != "" {
+			s.Attrs = append(s.Attrs, String("st.tool.command", c.Command))
+		}
+	}
+}
+
+// addTool adds the execute_tool span of a finished tool call, and
+// reports whether e was one.
+func (b *builder) addTool(e *events.Event, i int, subs map[string]string) bool {
 	if e.Event != "PostToolUse" && e.Event != "PostToolUseFailure" || e.Tool == "" {
-		return
+		return false
 	}
 	end, ok := e.Time()
 	if !ok {
-		return
+		return false
 	}
 	start := end.Add(-time.Duration(e.ToolMS) * time.Millisecond)
 	parent := b.parentAt(start)
@@ -242,6 +282,7 @@ func (b *builder) addTool(e *events.Event, i int, subs map[string]string) {
 		s.Error = cmp.Or(e.Error, "the tool failed")
 		s.Attrs = append(s.Attrs, String("error.type", "tool_error"))
 	}
+	return true
 }
 
 // addMoment records what happened at one moment as an event of the turn

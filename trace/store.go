@@ -59,7 +59,8 @@ func Load(t *fsutil.Tree, agent, session, transcript string) (Session, error) {
 	if transcript == "" {
 		return s, nil
 	}
-	s.Calls = readCalls(transcript)
+	main := readTranscriptFile(transcript)
+	s.Calls, s.Turns, s.Tools = main.Calls, main.Turns, main.Tools
 	dir := strings.TrimSuffix(transcript, ".jsonl") + string(filepath.Separator) + "subagents"
 	for _, sub := range events.Subagents(evs) {
 		if calls := readCalls(filepath.Join(dir, "agent-"+filepath.Base(sub.ID)+".jsonl")); len(calls) > 0 {
@@ -75,13 +76,17 @@ func Load(t *fsutil.Tree, agent, session, transcript string) (Session, error) {
 // readCalls reads the model calls of the transcript at path (none when
 // it cannot be read). Only a regular file is read: a FIFO or a device
 // named as the transcript would block the export for ever.
-func readCalls(path string) []ModelCall {
+func readCalls(path string) []ModelCall { return readTranscriptFile(path).Calls }
+
+// readTranscriptFile reads the transcript at path, a regular file only
+// (empty when it cannot be read).
+func readTranscriptFile(path string) Transcript {
 	f, _, err := fsutil.OpenRegular(path)
 	if err != nil {
-		return nil
+		return Transcript{}
 	}
 	defer func() { _ = f.Close() }() // read-only
-	return ReadTranscript(f)
+	return readTranscript(f)
 }
 
 // FindTranscript is Claude Code's transcript of session under its

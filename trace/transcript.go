@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -48,7 +49,11 @@ type transcriptLine struct {
 	} `json:"message"`
 
 	Payload *struct {
+		Type       string `json:"type"`
 		Model      string `json:"model"`
+		Name       string `json:"name"`      // a function_call's or custom_tool_call's tool
+		Arguments  string `json:"arguments"` // a function_call's, JSON
+		CallID     string `json:"call_id"`
 		ResponseID string `json:"response_id"`
 		Usage      *struct {
 			Input      int64 `json:"input_tokens"` // cached ones included
@@ -123,27 +128,55 @@ func (l *transcriptLine) replyOf(model *string) (reply, bool) {
 	return reply{}, false
 }
 
+// Period is a stretch of time a transcript records: a Codex turn (End
+// is zero while it runs).
+type Period struct{ Start, End time.Time }
+
+// ToolCall is a tool call as Codex's rollout records it: the tool, its
+// command, when the model called it and when its output came back.
+type ToolCall struct {
+	Name, Command string
+	Start, End    time.Time
+}
+
+// Transcript is what a trace takes from a client's transcript: the
+// model calls, and for Codex, whose hooks log no prompt and no finished
+// tool call, its turns and tool calls.
+type Transcript struct {
+	Calls []ModelCall
+	Turns []Period
+	Tools []ToolCall
+}
+
 // ReadTranscript reads the model calls of a client's transcript (JSON
 // lines: Claude Code's, Codex's rollout or Gemini CLI's chat record)
 // from r, in the order they were made, at most MaxSpans of them. Lines
 // it cannot read are skipped: a transcript is the client's file, not
 // st's. A call written again (a reply streamed in several lines, a chat
 // record message updated) takes its last line's usage.
-func ReadTranscript(r io.Reader) []ModelCall {
+func ReadTranscript(r io.Reader) []ModelCall { return readTranscript(r).Calls }
+
+// readTranscript reads the whole of what a trace takes from r, each
+// list at most MaxSpans long.
+func readTranscript(r io.Reader) Transcript {
 	sc := bufio.NewScanner(io.LimitReader(r, MaxTranscript))
 	sc.Buffer(make([]byte, 0, 64<<10), maxTranscriptLine)
 	var calls []ModelCall
 	index := map[string]int{}
 	var last time.Time // the newest moment any other line recorded
 	var model string   // Codex's model, from its latest turn_context
+	var codex codexActivity
 	for sc.Scan() {
 		var l transcriptLine
 		if json.Unmarshal(sc.Bytes(), &l) != nil {
 			continue
 		}
+		codex.see(&l)
 		rep, ok := l.replyOf(&model)
 		if !ok {
-			if !l.Timestamp.IsZero() {
+			// A chat record's reply written before its tokens carries
+			// the reply's own time, not one before the request.
+			if !l.Timestamp.IsZero() && l.Type != "gemini" {
 				last = l.Timestamp
 			}
 			continue
@@ -173,5 +206,59 @@ func ReadTranscript(r io.Reader) []ModelCall {
 		}
 		last = l.Timestamp
 	}
-	return calls
+	return Transcript{Calls: calls, Turns: codex.turns, Tools: codex.tools}
+}
+
+// codexActivity gathers a Codex rollout's turns (task_started to
+// task_complete) and tool calls (a function_call or custom_tool_call to
+// its output, by call_id).
+type codexActivity struct {
+	turns []Period
+	tools []ToolCall
+	open  map[string]int // tool calls waiting for their output
+}
+
+func (a *codexActivity) see(l *transcriptLine) {
+	p, at := l.Payload, l.Timestamp
+	if p == nil || at.IsZero() {
+		return
+	}
+	switch {
+	case l.Type == "event_msg" && p.Type == "task_started" && len(a.turns) < MaxSpans:
+		a.turns = append(a.turns, Period{Start: at}) // no end yet: the turn runs on
+	case l.Type == "event_msg" && p.Type == "task_complete" && len(a.turns) > 0:
+		a.turns[len(a.turns)-1].End = at
+	case l.Type == "response_item" && (p.Type == "function_call" || p.Type == "custom_tool_call") && p.Name != "" && len(a.tools) < MaxSpans:
+		var args struct {
+			Cmd any `json:"cmd"` // a string, or argv
+		}
+		_ = json.Unmarshal([]byte(p.Arguments), &args) // no arguments: no command
+		if a.open == nil {
+			a.open = map[string]int{}
+		}
+		a.open[p.CallID] = len(a.tools)
+		a.tools = append(a.tools, ToolCall{Name: p.Name, Command: commandOf(args.Cmd), Start: at, End: at})
+	case l.Type == "response_item" && (p.Type == "function_call_output" || p.Type == "custom_tool_call_output"):
+		if i, ok := a.open[p.CallID]; ok && p.CallID != "" {
+			a.tools[i].End = at
+			delete(a.open, p.CallID)
+		}
+	}
+}
+
+// commandOf is a shell command given as a string or as argv.
+func commandOf(cmd any) string {
+	switch c := cmd.(type) {
+	case string:
+		return c
+	case []any:
+		var words []string
+		for _, w := range c {
+			if s, ok := w.(string); ok {
+				words = append(words, s)
+			}
+		}
+		return strings.Join(words, " ")
+	}
+	return ""
 }

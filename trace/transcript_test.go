@@ -72,3 +72,51 @@ func FuzzReadTranscript(f *testing.F) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// A rollout the real Codex wrote (e2e/codex): a model call per
+// token_usage_record with the usage Codex recorded (its input_tokens
+// count the cached ones already) and the model of the turn_context
+// before it; the turn; the shell call from its function_call to its
+// output.
+func TestReadCodexRollout(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "e2e", "codex", "testdata", "rollout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr := readTranscript(f)
+	var got []string
+	for _, c := range tr.Calls {
+		got = append(got, c.ID+" "+c.Model+" "+itoa(c.Usage.Input)+"/"+itoa(c.Usage.CacheRead)+"/"+itoa(c.Usage.Output))
+	}
+	if want := "resp_0 gpt-5.1-codex 52000/48000/700, resp_1 gpt-5.1-codex 61234/52000/420"; strings.Join(got, ", ") != want {
+		t.Errorf("calls: %s\nwant   %s", strings.Join(got, ", "), want)
+	}
+	if len(tr.Turns) != 1 || !tr.Turns[0].End.After(tr.Turns[0].Start) {
+		t.Errorf("turns: %+v, want one, ended", tr.Turns)
+	}
+	if len(tr.Tools) != 1 || tr.Tools[0].Name != "exec_command" || tr.Tools[0].Command != "echo hi" || !tr.Tools[0].End.After(tr.Tools[0].Start) {
+		t.Errorf("tool calls: %+v, want exec_command echo hi, answered", tr.Tools)
+	}
+}
+
+// A chat record as Gemini CLI 0.61.0 writes it: a metadata line, then
+// each message, a gemini message written again whole as its tokens and
+// tool calls come in (the last one wins), $set lines between.
+func TestReadGeminiChatRecord(t *testing.T) {
+	in := `{"sessionId":"g1","projectHash":"h","startTime":"2026-12-01T10:00:00.000Z","lastUpdated":"2026-12-01T10:00:00.000Z","kind":"main"}
+{"id":"u1","timestamp":"2026-12-01T10:00:01.000Z","type":"user","content":[{"text":"write notes.txt"}]}
+{"$set":{"lastUpdated":"2026-12-01T10:00:01.000Z"}}
+{"id":"g1m","timestamp":"2026-12-01T10:00:03.000Z","type":"gemini","content":"","thoughts":[],"tokens":null,"model":"gemini-3-pro"}
+{"id":"g1m","timestamp":"2026-12-01T10:00:03.000Z","type":"gemini","content":"","thoughts":[],"tokens":{"input":5000,"output":70,"cached":4000,"thoughts":0,"tool":0,"total":5070},"model":"gemini-3-pro","toolCalls":[{"id":"c1","name":"write_file","args":{}}]}
+`
+	calls := ReadTranscript(strings.NewReader(in))
+	if len(calls) != 1 {
+		t.Fatalf("calls = %+v, want one", calls)
+	}
+	c := calls[0]
+	if c.ID != "g1m" || c.Model != "gemini-3-pro" || c.Usage != (Usage{Input: 5000, Output: 70, CacheRead: 4000}) ||
+		strings.Join(c.Tools, ",") != "write_file" || c.Start.Format("15:04:05") != "10:00:01" {
+		t.Errorf("call = %+v", c)
+	}
+}

@@ -31,6 +31,8 @@ type Request struct {
 	// ReportedInput is the input_tokens the reply's usage reported (0:
 	// no reply with usage was sent), set under the mock's lock.
 	ReportedInput int
+	// ReportedCacheRead is its cache_read_input_tokens.
+	ReportedCacheRead int
 }
 
 // Message is one message of a /v1/messages request, with its content
@@ -51,6 +53,9 @@ type Reply struct {
 	// InputTokens is the usage the reply reports (0 = 100), to make the
 	// conversation look as full as a test needs.
 	InputTokens int
+	// CacheRead is the usage's cache_read_input_tokens (Anthropic's
+	// input_tokens leave them out).
+	CacheRead int
 }
 
 // Block is one assistant content block.
@@ -185,7 +190,7 @@ func (m *Mock) messages(w http.ResponseWriter, r *Request) {
 		return
 	}
 	m.mu.Lock()
-	r.ReportedInput = reply.inputTokens()
+	r.ReportedInput, r.ReportedCacheRead = reply.inputTokens(), reply.CacheRead
 	m.mu.Unlock()
 	if r.Stream {
 		writeStream(w, r.Model, n, reply)
@@ -317,9 +322,9 @@ func (r *Request) HasTool(name string) bool {
 	return false
 }
 
-func usage(in, out int) map[string]any {
+func usage(in, out, cacheRead int) map[string]any {
 	return map[string]any{"input_tokens": in, "output_tokens": out,
-		"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+		"cache_creation_input_tokens": 0, "cache_read_input_tokens": cacheRead}
 }
 
 func stopReason(reply Reply) string {
@@ -354,7 +359,7 @@ func message(model string, n int, reply Reply) map[string]any {
 	}
 	return map[string]any{"id": "msg_mock_" + strconv.Itoa(n), "type": "message", "role": "assistant",
 		"model": model, "content": content, "stop_reason": stopReason(reply), "stop_sequence": nil,
-		"usage": usage(reply.inputTokens(), 10)}
+		"usage": usage(reply.inputTokens(), 10, reply.CacheRead)}
 }
 
 func (reply Reply) inputTokens() int {
@@ -379,7 +384,7 @@ func writeStream(w http.ResponseWriter, model string, n int, reply Reply) {
 	}
 	start := message(model, n, Reply{})
 	start["content"], start["stop_reason"] = []any{}, nil
-	start["usage"] = usage(reply.inputTokens(), 1)
+	start["usage"] = usage(reply.inputTokens(), 1, reply.CacheRead)
 	event("message_start", map[string]any{"type": "message_start", "message": start})
 	for i, b := range reply.Blocks {
 		event("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": contentBlock(b, false)})

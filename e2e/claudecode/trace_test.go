@@ -13,7 +13,7 @@ import (
 // A session of the real Claude Code, with an OTLP endpoint set, reaches a
 // real Jaeger as one trace when it ends: the session-end hook starts the
 // export; every model call is a chat span with exactly the usage the
-// mock API reported, nested in its turn; the tool call and the subagent
+// mock API reported (input tokens with the cached ones), nested in its turn; the tool call and the subagent
 // are there with the subagent's own call under it.
 func TestSessionEndExportsTheTrace(t *testing.T) {
 	j := jaegertest.Start(t, "")
@@ -36,7 +36,7 @@ func TestSessionEndExportsTheTrace(t *testing.T) {
 			return reply
 		}
 		reply := ToolUse("toolu_bash", "Bash", map[string]any{"command": "echo TRACED", "description": "print a marker"})
-		reply.InputTokens = 50000
+		reply.InputTokens, reply.CacheRead = 50000, 40000
 		return reply
 	})
 	// Claude Code removes OTEL_* from its hooks' environment: config.yaml
@@ -50,7 +50,8 @@ func TestSessionEndExportsTheTrace(t *testing.T) {
 	// Every request the mock answered, with the usage it reported.
 	var want []string
 	for _, req := range p.mock.Messages() {
-		want = append(want, strconv.Itoa(req.ReportedInput)+"/10")
+		// The GenAI conventions count cached tokens in input_tokens.
+		want = append(want, strconv.Itoa(req.ReportedInput+req.ReportedCacheRead)+"/10")
 	}
 	spans, err := j.Trace(trace.TraceID(p.agent, r.session), len(want)+4, 30*time.Second)
 	if err != nil {
