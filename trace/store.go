@@ -182,13 +182,7 @@ func Park(ctx context.Context, t *fsutil.Tree, tr Trace, why error) error {
 }
 
 // Parked reports whether agent's session was parked.
-func Parked(t *fsutil.Tree, agent, session string) bool {
-	if !events.ValidSession(session) {
-		return false
-	}
-	_, err := t.Lstat(Dir(agent) + "/" + session + parkedExt)
-	return err == nil
-}
+func Parked(t *fsutil.Tree, agent, session string) bool { return marked(t, agent, session, parkedExt) }
 
 // logLine appends a line to agent's export.log; a log that cannot be
 // written loses the line, never the export.
@@ -222,11 +216,15 @@ func MarkSent(t *fsutil.Tree, agent, session string, at, read time.Time) error {
 }
 
 // Sent reports whether agent's session was sent.
-func Sent(t *fsutil.Tree, agent, session string) bool {
+func Sent(t *fsutil.Tree, agent, session string) bool { return marked(t, agent, session, sentExt) }
+
+// marked reports whether agent's trace folder holds session's file
+// ending in ext.
+func marked(t *fsutil.Tree, agent, session, ext string) bool {
 	if !events.ValidSession(session) {
 		return false
 	}
-	_, err := t.Lstat(Dir(agent) + "/" + session + sentExt)
+	_, err := t.Lstat(Dir(agent) + "/" + session + ext)
 	return err == nil
 }
 

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,6 +70,37 @@ func TestStopExportsTheTrace(t *testing.T) {
 		!strings.HasPrefix(byID[tool.Parent()].OperationName, "turn") {
 		t.Errorf("no shell call span in a turn among %v", spanNames(spans))
 	}
+
+	// Sent again (as the next turn's Stop does), it is the same trace:
+	// the same span IDs, none added.
+	rollouts, _ := filepath.Glob(filepath.Join(r.codexHome, "sessions", "*", "*", "*", "rollout-*.jsonl"))
+	if len(rollouts) != 1 {
+		t.Fatalf("rollouts %v, want one", rollouts)
+	}
+	saved := r.env
+	r.env = append(append([]string(nil), r.env...), "OTEL_EXPORTER_OTLP_ENDPOINT="+j.OTLP)
+	out, errOut, err := r.run(time.Minute, filepath.Join(binDir, "st-trace"), "export", "--root", r.root, "--agent", "alice",
+		"--session", session, "--transcript", rollouts[0], "--again")
+	r.env = saved
+	if err != nil || !strings.HasPrefix(out, "sent 1 trace") {
+		t.Fatalf("st-trace export --again: %v\n%s%s", err, out, errOut)
+	}
+	again, err := j.Trace(trace.TraceID("alice", session), len(spans), 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := spanIDs(again), spanIDs(spans); got != want {
+		t.Errorf("sent again, the trace's spans are %s, were %s", got, want)
+	}
+}
+
+// spanIDs is the set of the spans' IDs, sorted.
+func spanIDs(spans []jaegertest.Span) string {
+	set := map[string]bool{}
+	for _, s := range spans {
+		set[s.SpanID] = true
+	}
+	return strings.Join(slices.Sorted(maps.Keys(set)), " ")
 }
 
 func spanNames(spans []jaegertest.Span) []string {
