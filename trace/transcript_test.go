@@ -62,8 +62,16 @@ func TestReadTranscriptLines(t *testing.T) {
 func FuzzReadTranscript(f *testing.F) {
 	f.Add([]byte(`{"type":"assistant","timestamp":"2026-12-01T10:00:02.000Z","message":{"id":"m1","model":"claude-x","usage":{"input_tokens":7}}}`))
 	f.Add([]byte("{}\n\n{\"type\":\"assistant\"}"))
+	f.Add([]byte(`{"timestamp":"2026-12-02T04:24:14.094Z","type":"turn_context","payload":{"model":"gpt-5.1-codex"}}
+{"timestamp":"2026-12-02T04:24:14.384Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":[\"ls\"]}","call_id":"c"}}
+{"timestamp":"2026-12-02T04:24:14.393Z","type":"token_usage_record","payload":{"response_id":"r","usage":{"input_tokens":5,"cached_input_tokens":4}}}`))
+	f.Add([]byte(`{"id":"g","timestamp":"2026-12-01T10:00:03.000Z","type":"gemini","tokens":{"input":5,"cached":4},"toolCalls":[{"name":"x"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, c := range ReadTranscript(strings.NewReader(string(data))) {
+		tr := readTranscript(strings.NewReader(string(data)))
+		if len(tr.Calls) > MaxSpans || len(tr.Tools) > MaxSpans || len(tr.Turns) > MaxSpans {
+			t.Errorf("%d calls, %d tools, %d turns: over MaxSpans", len(tr.Calls), len(tr.Tools), len(tr.Turns))
+		}
+		for _, c := range tr.Calls {
 			if c.ID == "" || c.End.Before(c.Start) {
 				t.Errorf("bad call %+v", c)
 			}
