@@ -102,12 +102,21 @@ func (e Export) Run(ctx context.Context) (Result, error) {
 	}
 }
 
-// lock takes the store's export lock, waiting LockWait at most.
+// lock takes the store's export lock, waiting LockWait at most; ok is
+// false when another export holds it. A lock that cannot be taken at
+// all (its folder unusable) does not stop the export: it goes on
+// unlocked rather than leave every trace in the spool for good.
 func (e Export) lock(ctx context.Context) (unlock func(), ok bool) {
-	ctx, cancel := context.WithTimeout(ctx, max(e.LockWait, 20*time.Millisecond))
+	wait, cancel := context.WithTimeout(ctx, max(e.LockWait, 20*time.Millisecond))
 	defer cancel()
-	unlock, err := e.Tree.Lock(ctx, lockKey)
-	return unlock, err == nil
+	unlock, err := e.Tree.Lock(wait, lockKey)
+	switch {
+	case err == nil:
+		return unlock, true
+	case wait.Err() != nil && ctx.Err() == nil:
+		return nil, false // held by another export
+	}
+	return func() {}, true
 }
 
 // build makes the traces of the sessions asked for that are to be sent.
