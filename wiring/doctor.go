@@ -31,6 +31,7 @@ type DoctorOptions struct {
 	TempDir   string                       // parent of the temporary root
 	Timeout   time.Duration                // per fired hook
 	Store     *StoreCheck                  // the real folders the hooks write to (nil: not checked)
+	Plugins   []PluginWiring               // the clients whose st plugin is enabled (FindPlugins)
 }
 
 // noAgentNote says why a session started from the doctor's shell gets
@@ -60,7 +61,8 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		opt.Timeout = 10 * time.Second
 	}
 	var ours []Handler
-	var claudeEvents []string // events st is wired for in Claude Code's files
+	var claudeEvents []string               // events st is wired for in Claude Code's files
+	settingsEvents := map[string][]string{} // by family, the events settings files wire st for
 	codex := newCodexCheck(opt.CodexHome)
 	var resv reserveCheck
 	geminiWired := false
@@ -92,6 +94,7 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 			if _, ok := OursEvent(h.Command, opt.StBin); ok {
 				fmt.Fprintf(w, "  st    %s: %s\n", h.Event, h.Command)
 				ours = append(ours, h)
+				settingsEvents[family] = append(settingsEvents[family], h.Event)
 				if family == hooks.ClaudeCode {
 					claudeEvents = append(claudeEvents, h.Event)
 				}
@@ -114,11 +117,18 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		resv.add(s.Doc, opt.StBin, family)
 	}
 	for _, path := range opt.CodexTOML {
-		ours = append(ours, codex.tomlHooks(path, opt.StBin, fail, w)...)
+		toml := codex.tomlHooks(path, opt.StBin, fail, w)
+		for _, h := range toml {
+			settingsEvents[hooks.Codex] = append(settingsEvents[hooks.Codex], h.Event)
+		}
+		ours = append(ours, toml...)
 		resv.addTOML(path, opt.StBin)
 	}
+	reportWays(opt.Plugins, settingsEvents, fail, w)
 	if len(ours) == 0 {
-		fmt.Fprintln(w, "no st hooks found (install them with `st hooks install`)")
+		if len(opt.Plugins) == 0 {
+			fmt.Fprintln(w, "no st hooks found (install the st plugin, or the hooks with `st hooks install`)")
+		}
 		return failed
 	}
 	codex.report(fail, w)
