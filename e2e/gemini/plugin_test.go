@@ -67,7 +67,7 @@ func TestPluginSession(t *testing.T) {
 	r.write(filepath.Join(r.proj, "src", "a.go"), "package a\n")
 	saved := append([]string(nil), r.env...)
 	r.setEnv("ST_AGENT=alice")
-	r.write(filepath.Join(r.root, "alice", "now.md"), "PLUGIN-NOW-MD: parser half done\n")
+	r.write(filepath.Join(r.root, "alice", "context", "now.md"), "PLUGIN-NOW-MD: parser half done\n")
 	r.stAs("bob", "message", "send", "alice", "-m", "welcome", "--subject", "PLUGIN-SUBJ")
 	r.stAs("bob", "reserve", "src/**", "--reason", "parser rewrite")
 	r.env = saved
@@ -77,6 +77,11 @@ func TestPluginSession(t *testing.T) {
 
 	r.extensions("y\n", "install", extensionDir(t), "--consent", "--skip-settings")
 	r.extensions("alice\n", "config", "st", "ST_PLUGIN_AGENT")
+	// The extensions commands report usage to play.googleapis.com (the
+	// guard refused it); the session itself must stay on loopback.
+	if err := os.Remove(r.offloop); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
 	r.trust()
 	_, stderr := r.gemini("edit src/a.go, then tell bob")
 
