@@ -1,6 +1,8 @@
 package codex
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,5 +54,77 @@ func TestPluginMarketplace(t *testing.T) {
 	r.codexCLI("plugin", "marketplace", "remove", "smalltalk")
 	if after := r.read(config); after != before {
 		t.Errorf("config.toml after remove:\n%s\nbefore:\n%s", after, before)
+	}
+}
+
+// A Codex session with the st plugin installed from this checkout (and
+// its hooks trusted, as /hooks asks): the first request carries now.md
+// and the unread message once, an apply_patch under bob's reservation
+// is refused with the reason, the model's call of the plugin's st MCP
+// tool sends as the session's agent, and the event log records the
+// session.
+func TestPluginSession(t *testing.T) {
+	t.Parallel()
+	var sendNS string
+	r := newRig(t, func(n int, req apiRequest) reply {
+		switch n {
+		case 0:
+			for _, name := range req.ToolNames() {
+				if ns, ok := strings.CutSuffix(name, "/st_msg_send"); ok {
+					sendNS = ns
+				}
+			}
+			return custom("apply_patch", patchOf("src/a.go"))
+		case 1:
+			return reply{Items: []item{{Call: "st_msg_send", NS: sendNS, Args: map[string]any{"to": "bob", "body": "PLUGIN-MCP-BODY"}}}}
+		}
+		return say("done")
+	})
+	if out, err := exec.Command("git", "init", "-q", r.proj).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	r.agent("alice")
+	r.agent("bob")
+	r.write(filepath.Join(r.root, "alice", "context", "now.md"), "PLUGIN-NOW-MD: parser half done\n")
+	r.stAs("bob", "message", "send", "alice", "-m", "welcome", "--subject", "PLUGIN-SUBJ")
+	r.stAs("bob", "reserve", "src/**", "--reason", "parser rewrite")
+	checkout, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.codexCLI("plugin", "marketplace", "add", checkout)
+	r.codexCLI("plugin", "add", "st@smalltalk")
+	r.trustAll()
+	logs := r.codex("edit the parser, then tell bob", "-m", editModel)
+
+	reqs := r.api.Requests()
+	if len(reqs) < 3 {
+		t.Fatalf("%d model requests, want the patch, the send and the end:\n%s", len(reqs), logs)
+	}
+	if sendNS == "" {
+		t.Fatalf("the first request offers no st_msg_send: %v", reqs[0].ToolNames())
+	}
+	for _, want := range []string{"PLUGIN-NOW-MD", "Subject: PLUGIN-SUBJ"} {
+		if n := strings.Count(reqs[0].Raw, want); n != 1 {
+			t.Errorf("%q reached the first request %d times, want once", want, n)
+		}
+	}
+	if out, _ := reqs[1].FunctionOutput("call_0_0"); !strings.Contains(out, "src/a.go is reserved exclusively by agent bob") ||
+		!strings.Contains(out, "(reason: parser rewrite)") {
+		t.Errorf("the refused apply_patch told the model %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(r.proj, "src", "a.go")); err == nil {
+		t.Errorf("src/a.go was written despite bob's reservation")
+	}
+	found := false
+	for _, name := range r.inbox("bob") {
+		msg := r.read(filepath.Join(r.root, "bob", "inbox", name))
+		found = found || strings.Contains(msg, "PLUGIN-MCP-BODY") && strings.Contains(msg, "from: alice")
+	}
+	if !found {
+		t.Errorf("bob's inbox lacks the message alice sent through the plugin's MCP server (%s)", sendNS)
+	}
+	if events := r.st("events"); !strings.Contains(events, "advice=reserved") {
+		t.Errorf("alice's event log does not record the session's refusal:\n%s", events)
 	}
 }
