@@ -74,9 +74,9 @@ func TestPluginSession(t *testing.T) {
 					sendNS = ns
 				}
 			}
-			return custom("apply_patch", patchOf("src/a.go"))
-		case 1:
 			return reply{Items: []item{{Call: "st_msg_send", NS: sendNS, Args: map[string]any{"to": "bob", "body": "PLUGIN-MCP-BODY"}}}}
+		case 2:
+			return custom("apply_patch", patchOf("src/a.go"))
 		}
 		return say("done")
 	})
@@ -95,11 +95,14 @@ func TestPluginSession(t *testing.T) {
 	r.codexCLI("plugin", "marketplace", "add", checkout)
 	r.codexCLI("plugin", "add", "st@smalltalk")
 	r.trustAll()
-	logs := r.codex("edit the parser, then tell bob", "-m", editModel)
+	// Two sessions: the rig's model for the MCP call, one that Codex
+	// offers apply_patch to for the edit.
+	logs := r.codex("tell bob")
+	logs += r.codex("edit the parser", "-m", editModel)
 
 	reqs := r.api.Requests()
-	if len(reqs) < 3 {
-		t.Fatalf("%d model requests, want the patch, the send and the end:\n%s", len(reqs), logs)
+	if len(reqs) != 4 {
+		t.Fatalf("%d model requests, want the send, its end, the patch and its end:\n%s", len(reqs), logs)
 	}
 	if sendNS == "" {
 		t.Fatalf("the first request offers no st_msg_send: %v", reqs[0].ToolNames())
@@ -109,7 +112,7 @@ func TestPluginSession(t *testing.T) {
 			t.Errorf("%q reached the first request %d times, want once", want, n)
 		}
 	}
-	if out, _ := reqs[1].FunctionOutput("call_0_0"); !strings.Contains(out, "src/a.go is reserved exclusively by agent bob") ||
+	if out, _ := reqs[3].FunctionOutput("call_2_0"); !strings.Contains(out, "src/a.go is reserved exclusively by agent bob") ||
 		!strings.Contains(out, "(reason: parser rewrite)") {
 		t.Errorf("the refused apply_patch told the model %q", out)
 	}
