@@ -10,6 +10,9 @@ import (
 	"testing"
 )
 
+// skillDescription is the start of the st skill's description.
+const skillDescription = "Working beside other agents through st."
+
 // checkout is this repository: the marketplace the tests add.
 func checkout(t *testing.T) string {
 	dir, err := filepath.Abs(filepath.Join("..", ".."))
@@ -105,6 +108,14 @@ func TestPluginSession(t *testing.T) {
 			t.Errorf("%q reached the first request %d times, want once", want, n)
 		}
 	}
+	// The skill is offered by its description, its body left for when
+	// it is used.
+	if !strings.Contains(reqs[0].Text(), skillDescription) {
+		t.Errorf("the first request does not offer the st skill")
+	}
+	if doctor := p.st("hooks", "doctor"); !strings.Contains(doctor, "# Claude Code: st is wired by its plugin") {
+		t.Errorf("doctor does not see the plugin:\n%s", doctor)
+	}
 	i := firstWith(reqs, func(r *Request) bool { return r.HasToolResult("toolu_held") })
 	if i < 0 || !strings.Contains(reqs[i].LastUser(), "RESERVE-REASON: moving the parser") {
 		t.Errorf("the refused Write's reason did not reach the model")
@@ -143,5 +154,28 @@ func TestPluginSession(t *testing.T) {
 	}
 	if !reflect.DeepEqual(after, before) || strings.Contains(string(data), "smalltalk") {
 		t.Errorf("settings.json after uninstall:\n%s\nbefore:\n%s", data, mine)
+	}
+}
+
+// The plugin without st installed: every hook prints its one line and
+// exits 0, so the session runs as if st were not there and Claude Code
+// reports no hook failure.
+func TestPluginWithoutST(t *testing.T) {
+	p := newProjectWith(t, func(n int, r *Request) Reply { return Text("plain answer") }, func(*project) {})
+	p.claudeCLI("plugin", "marketplace", "add", checkout(t))
+	p.claudeCLI("plugin", "install", "st@smalltalk", "--config", "agent="+p.agent)
+	p.extra = append(p.extra, "PATH="+filepath.Dir(p.claudeBin)+":/usr/local/bin:/usr/bin:/bin")
+	if _, err := exec.LookPath("st"); err == nil {
+		if path, _ := exec.LookPath("st"); strings.HasPrefix(path, "/usr/") || strings.HasPrefix(path, "/bin/") {
+			t.Skipf("an st is installed at %s", path)
+		}
+	}
+	r := p.claude("hello")
+	p.checkClean(r)
+	if r.result == nil || r.result["result"] != "plain answer" {
+		t.Fatalf("the run ended with %v", r.result)
+	}
+	if !strings.Contains(r.debug, "st is not on PATH") {
+		t.Errorf("the debug log does not carry the hooks' line about the missing st")
 	}
 }

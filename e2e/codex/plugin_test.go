@@ -112,6 +112,12 @@ func TestPluginSession(t *testing.T) {
 			t.Errorf("%q reached the first request %d times, want once", want, n)
 		}
 	}
+	if !strings.Contains(reqs[0].Raw, "Working beside other agents through st.") {
+		t.Errorf("the first request does not offer the st skill")
+	}
+	if doctor, _ := r.stExit("hooks", "doctor"); !strings.Contains(doctor, "# Codex: st is wired by its plugin") {
+		t.Errorf("doctor does not see the plugin:\n%s", doctor)
+	}
 	if out, _ := reqs[3].FunctionOutput("call_2_0"); !strings.Contains(out, "src/a.go is reserved exclusively by agent bob") ||
 		!strings.Contains(out, "(reason: parser rewrite)") {
 		t.Errorf("the refused apply_patch told the model %q", out)

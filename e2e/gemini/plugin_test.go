@@ -94,6 +94,15 @@ func TestPluginSession(t *testing.T) {
 			t.Errorf("%q reached the first request %d times, want once", want, n)
 		}
 	}
+	// The context file, the skill's short text, is in every request.
+	if !strings.Contains(reqs[0].Raw, "Reserve before editing shared files.") {
+		t.Errorf("the first request lacks the extension's context file")
+	}
+	r.setEnv("ST_AGENT=alice")
+	if doctor, _ := r.stExit("hooks", "doctor"); !strings.Contains(doctor, "# Gemini CLI: st is wired by its plugin") {
+		t.Errorf("doctor does not see the extension:\n%s", doctor)
+	}
+	r.setEnv("ST_AGENT=")
 	if got := r.read(filepath.Join(r.proj, "src", "a.go")); got != "package a\n" {
 		t.Errorf("src/a.go = %q: the reserved edit went through", got)
 	}
