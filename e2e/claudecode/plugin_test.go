@@ -6,8 +6,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // skillDescription is the start of the st skill's description.
@@ -177,5 +179,49 @@ func TestPluginWithoutST(t *testing.T) {
 	}
 	if !strings.Contains(r.debug, "st is not on PATH") {
 		t.Errorf("the debug log does not carry the hooks' line about the missing st")
+	}
+}
+
+// The plugin's st server is a channel: an interactive Claude Code that
+// loads it as one (a development channel until the marketplace is on
+// the approved list) gets a message bob sends as a <channel> block in a
+// turn of its own, once.
+func TestPluginChannelPush(t *testing.T) {
+	tmuxBinary(t)
+	const body, subject = "PLUGIN-CHANNEL-BODY from bob", "PLUGIN-CHANNEL-SUBJ"
+	p := newProjectWith(t, func(n int, r *Request) Reply {
+		if strings.Contains(r.LastUser(), body) {
+			return Text("CHANNEL-SEEN")
+		}
+		return Text("ok")
+	}, func(*project) {})
+	p.claudeCLI("plugin", "marketplace", "add", checkout(t))
+	p.claudeCLI("plugin", "install", "st@smalltalk", "--config", "agent="+p.agent)
+	p.extra = append(p.extra, "ST_AGENT=")
+	p.seedConfig()
+	u := p.startTUI("--dangerously-load-development-channels", "plugin:st@smalltalk")
+	u.waitFor("the development-channels warning", 30*time.Second, func() bool {
+		return strings.Contains(u.screen(), "I am using this for local development")
+	})
+	u.keys("Enter")
+	u.waitFor(`"Channel notifications registered" in the debug log`, 30*time.Second, func() bool {
+		if skipped := regexp.MustCompile(`Channel notifications skipped: .*`).FindString(u.debug()); skipped != "" {
+			t.Fatalf("Claude Code refused the plugin's channel: %s", skipped)
+		}
+		return strings.Contains(u.debug(), `Channel notifications registered`)
+	})
+	if out, err := p.stCmd("bob", "message", "send", p.agent, "-m", body, "--subject", subject).CombinedOutput(); err != nil {
+		t.Fatalf("st message send: %v\n%s", err, out)
+	}
+	u.waitFor("the reply to the channel message on screen", 40*time.Second, func() bool {
+		return strings.Contains(u.screen(), "CHANNEL-SEEN")
+	})
+	reqs := p.mock.Messages()
+	i := firstWith(reqs, func(r *Request) bool { return strings.Contains(r.LastUser(), body) })
+	if i < 0 || !strings.Contains(reqs[i].LastUser(), "<channel source=") || !strings.Contains(reqs[i].LastUser(), `from="bob"`) {
+		t.Fatalf("no request carries the pushed message as a channel block")
+	}
+	if n := countIn(reqs, body); n != 1 {
+		t.Errorf("%d requests bring the pushed message, want 1", n)
 	}
 }
