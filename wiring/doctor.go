@@ -61,7 +61,6 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		opt.Timeout = 10 * time.Second
 	}
 	var ours []Handler
-	var claudeEvents []string               // events st is wired for in Claude Code's files
 	settingsEvents := map[string][]string{} // by family, the events settings files wire st for
 	codex := newCodexCheck(opt.CodexHome)
 	var resv reserveCheck
@@ -95,9 +94,6 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 				fmt.Fprintf(w, "  st    %s: %s\n", h.Event, h.Command)
 				ours = append(ours, h)
 				settingsEvents[family] = append(settingsEvents[family], h.Event)
-				if family == hooks.ClaudeCode {
-					claudeEvents = append(claudeEvents, h.Event)
-				}
 			}
 			if problem := checkProgram(h.Command, opt.LookPath); problem != "" {
 				fail("%s: %s: %s", h.Event, h.Command, problem)
@@ -117,11 +113,11 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		resv.add(s.Doc, opt.StBin, family)
 	}
 	for _, path := range opt.CodexTOML {
-		toml := codex.tomlHooks(path, opt.StBin, fail, w)
-		for _, h := range toml {
+		inTOML := codex.tomlHooks(path, opt.StBin, fail, w)
+		for _, h := range inTOML {
 			settingsEvents[hooks.Codex] = append(settingsEvents[hooks.Codex], h.Event)
 		}
-		ours = append(ours, toml...)
+		ours = append(ours, inTOML...)
 		resv.addTOML(path, opt.StBin)
 	}
 	reportWays(opt.Plugins, settingsEvents, fail, w)
@@ -159,7 +155,7 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 	}
 	resv.codexSkips = codex.skips
 	resv.report(opt, fail, w)
-	if len(claudeEvents) > 0 && len(MissingFromAll(claudeEvents)) > 0 {
+	if claudeEvents := settingsEvents[hooks.ClaudeCode]; len(claudeEvents) > 0 && len(MissingFromAll(claudeEvents)) > 0 {
 		fmt.Fprintf(w, "# %s (missing: %s)\n", PartialNote, strings.Join(MissingFromAll(claudeEvents), ", "))
 	}
 	return failed
