@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smalltalk-go/st/internal/jsonobj"
 	"github.com/smalltalk-go/st/wiring"
 )
 
@@ -54,7 +55,7 @@ func TestPluginHooksMatchTheInstallSet(t *testing.T) {
 	for _, c := range wiring.Clients {
 		doc := wiring.PluginHooks(c.InstallSet(true))
 		hv, _ := doc.Get("hooks")
-		byEvent := hv.(interface{ Keys() []string })
+		byEvent := hv.(*jsonobj.Object)
 		var events []string
 		for _, e := range c.InstallSet(true) {
 			events = append(events, e.Event)
