@@ -50,14 +50,7 @@ func claudeManifest() any {
 		Set("env", obj().
 			Set("ST_PLUGIN_AGENT", "${user_config."+optionAgent+"}").
 			Set("ST_PLUGIN_ROOT", "${user_config."+optionRoot+"}"))
-	return obj().
-		Set("name", wiring.PluginName).
-		Set("version", Version).
-		Set("description", Description).
-		Set("author", author()).
-		Set("homepage", repository).
-		Set("repository", repository).
-		Set("license", "MIT").
+	return pluginManifest().
 		Set("userConfig", options).
 		Set("mcpServers", obj().Set("st", server)).
 		Set("channels", []any{obj().Set("server", "st").Set("displayName", "st messages")})

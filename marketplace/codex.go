@@ -26,14 +26,7 @@ func codexFiles() ([]File, error) {
 		Set("command", "st").
 		Set("args", []any{"mcp"}).
 		Set("env_vars", []any{"ST_ROOT", "ST_AGENT"})
-	manifest := obj().
-		Set("name", wiring.PluginName).
-		Set("version", Version).
-		Set("description", Description).
-		Set("author", author()).
-		Set("homepage", repository).
-		Set("repository", repository).
-		Set("license", "MIT").
+	manifest := pluginManifest().
 		Set("skills", "./skills/").
 		Set("hooks", "./hooks/hooks.json").
 		Set("mcpServers", "./.mcp.json")

@@ -107,3 +107,16 @@ func pluginEntry(source any) *jsonobj.Object {
 
 // obj is a new JSON object that keeps its keys in the order set.
 func obj() *jsonobj.Object { return jsonobj.New() }
+
+// pluginManifest is what Claude Code's and Codex's plugin manifests
+// share: the plugin's name, version and where it comes from.
+func pluginManifest() *jsonobj.Object {
+	return obj().
+		Set("name", wiring.PluginName).
+		Set("version", Version).
+		Set("description", Description).
+		Set("author", author()).
+		Set("homepage", repository).
+		Set("repository", repository).
+		Set("license", "MIT")
+}
