@@ -31,6 +31,7 @@ type DoctorOptions struct {
 	TempDir   string                       // parent of the temporary root
 	Timeout   time.Duration                // per fired hook
 	Store     *StoreCheck                  // the real folders the hooks write to (nil: not checked)
+	Plugins   []PluginWiring               // the clients whose st plugin is enabled (FindPlugins)
 }
 
 // noAgentNote says why a session started from the doctor's shell gets
@@ -60,7 +61,7 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		opt.Timeout = 10 * time.Second
 	}
 	var ours []Handler
-	var claudeEvents []string // events st is wired for in Claude Code's files
+	settingsEvents := map[string][]string{} // by family, the events settings files wire st for
 	codex := newCodexCheck(opt.CodexHome)
 	var resv reserveCheck
 	geminiWired := false
@@ -92,9 +93,7 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 			if _, ok := OursEvent(h.Command, opt.StBin); ok {
 				fmt.Fprintf(w, "  st    %s: %s\n", h.Event, h.Command)
 				ours = append(ours, h)
-				if family == hooks.ClaudeCode {
-					claudeEvents = append(claudeEvents, h.Event)
-				}
+				settingsEvents[family] = append(settingsEvents[family], h.Event)
 			}
 			if problem := checkProgram(h.Command, opt.LookPath); problem != "" {
 				fail("%s: %s: %s", h.Event, h.Command, problem)
@@ -114,11 +113,18 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 		resv.add(s.Doc, opt.StBin, family)
 	}
 	for _, path := range opt.CodexTOML {
-		ours = append(ours, codex.tomlHooks(path, opt.StBin, fail, w)...)
+		inTOML := codex.tomlHooks(path, opt.StBin, fail, w)
+		for _, h := range inTOML {
+			settingsEvents[hooks.Codex] = append(settingsEvents[hooks.Codex], h.Event)
+		}
+		ours = append(ours, inTOML...)
 		resv.addTOML(path, opt.StBin)
 	}
+	reportWays(opt.Plugins, settingsEvents, fail, w)
 	if len(ours) == 0 {
-		fmt.Fprintln(w, "no st hooks found (install them with `st hooks install`)")
+		if len(opt.Plugins) == 0 {
+			fmt.Fprintln(w, "no st hooks found (install the st plugin, or the hooks with `st hooks install`)")
+		}
 		return failed
 	}
 	codex.report(fail, w)
@@ -149,7 +155,7 @@ func Doctor(opt DoctorOptions, w io.Writer) (failed bool) {
 	}
 	resv.codexSkips = codex.skips
 	resv.report(opt, fail, w)
-	if len(claudeEvents) > 0 && len(MissingFromAll(claudeEvents)) > 0 {
+	if claudeEvents := settingsEvents[hooks.ClaudeCode]; len(claudeEvents) > 0 && len(MissingFromAll(claudeEvents)) > 0 {
 		fmt.Fprintf(w, "# %s (missing: %s)\n", PartialNote, strings.Join(MissingFromAll(claudeEvents), ", "))
 	}
 	return failed

@@ -33,6 +33,12 @@ var envGroups = []settingGroup{
 		{"ST_AGENT", "", "your agent name, when the command does not name one; without it the hooks inject nothing", "every verb that acts as an agent, the hooks, st-mcp"},
 		{"ST_CONFIG", "~/.config/smalltalk", "the config folder holding peers.yaml (st sync) and config.yaml (the hooks)", "st sync, the hooks"},
 	}},
+	{"Plugin options", "Set by the st plugins from the agent and store their user chose (Claude Code's plugin options, Gemini CLI's extension settings); each stands in for ST_AGENT or ST_ROOT only where that is unset or empty.", []setting{
+		{"ST_PLUGIN_AGENT", "", "the agent, where ST_AGENT is unset", "as ST_AGENT"},
+		{"ST_PLUGIN_ROOT", "", "the store root, where ST_ROOT is unset", "as ST_ROOT"},
+		{"CLAUDE_PLUGIN_OPTION_AGENT", "", "Claude Code's name for the plugin's agent option in its hooks' environment", "as ST_AGENT"},
+		{"CLAUDE_PLUGIN_OPTION_ROOT", "", "Claude Code's name for the plugin's root option in its hooks' environment", "as ST_ROOT"},
+	}},
 	{"Limits and timing", "", []setting{
 		{"ST_MAX_MESSAGE_BYTES", "4194304", "the biggest message, now.md or resource accepted or loaded, in bytes; anything but a positive number means the default", "message send, reply, context write, resource add, st-mcp, st-dashboard"},
 		{"ST_STDIN_TIMEOUT_MS", "10000", "how long to wait for a piped body to end, in ms", "message send, reply, context write, resource add"},

@@ -91,6 +91,9 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 	}
 	if s.Unchanged(data) {
 		fmt.Fprintf(a.stdout, "%s already has st's hooks — no changes.\n", path)
+		if install {
+			a.pluginNote(family)
+		}
 		if codex {
 			a.codexNotes(path, before, s.Doc, install)
 		}
@@ -113,6 +116,9 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 	}
 	if family == hooks.Gemini {
 		a.geminiNotes(s.Doc, stBin, install)
+	}
+	if install {
+		a.pluginNote(family)
 	}
 	if install && family == hooks.ClaudeCode && !c.All {
 		fmt.Fprintln(a.stdout, "Note: "+wiring.PartialNote+".")
@@ -188,6 +194,7 @@ func (c *hooksDoctorCmd) Run(a *app) error {
 		gemini, _ := wiring.ClientFor(hooks.Gemini)
 		files := append(claude.Files(a.claudeHome()), a.codexHooksFiles()...)
 		opt.Files = uniqueFiles(append(files, gemini.Files(a.geminiHome())...))
+		opt.Plugins = a.findPlugins()
 	}
 	if wiring.Doctor(opt, a.stdout) {
 		return exitCode(exitError)

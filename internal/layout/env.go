@@ -18,8 +18,36 @@ type Env struct {
 }
 
 // NewEnv returns a resolver over lookup (os.LookupEnv in production).
+// ST_AGENT and ST_ROOT, when unset or empty, take the value a client's
+// plugin option gave (PluginOptionVars): the environment's own value wins.
 func NewEnv(lookup func(string) (string, bool), notices io.Writer) *Env {
-	return &Env{lookup: lookup, Notices: notices, noticed: map[string]bool{}}
+	return &Env{lookup: withPluginOptions(lookup), Notices: notices, noticed: map[string]bool{}}
+}
+
+// PluginOptionVars are the variables through which the st plugins pass
+// the agent and the store their user set as an option, by the variable
+// st reads: ST_PLUGIN_* where the plugin names the variable itself (its
+// MCP server's environment, Gemini CLI's extension settings), and
+// CLAUDE_PLUGIN_OPTION_* as Claude Code exports its plugin options to
+// hooks.
+var PluginOptionVars = map[string][]string{
+	"ST_AGENT": {"ST_PLUGIN_AGENT", "CLAUDE_PLUGIN_OPTION_AGENT"},
+	"ST_ROOT":  {"ST_PLUGIN_ROOT", "CLAUDE_PLUGIN_OPTION_ROOT"},
+}
+
+func withPluginOptions(lookup func(string) (string, bool)) func(string) (string, bool) {
+	return func(key string) (string, bool) {
+		v, ok := lookup(key)
+		if v != "" {
+			return v, ok
+		}
+		for _, alt := range PluginOptionVars[key] {
+			if a, _ := lookup(alt); a != "" {
+				return a, true
+			}
+		}
+		return v, ok
+	}
 }
 
 // Get returns the value of a variable, or "" when it is unset.

@@ -290,3 +290,24 @@ func TestDecimal(t *testing.T) {
 		}
 	}
 }
+
+// A plugin option stands in for ST_AGENT and ST_ROOT only when the
+// environment leaves them unset or empty.
+func TestEnvPluginOptions(t *testing.T) {
+	tests := []struct {
+		env         map[string]string
+		agent, root string
+	}{
+		{map[string]string{"ST_AGENT": "env", "ST_PLUGIN_AGENT": "opt", "ST_ROOT": "/env", "ST_PLUGIN_ROOT": "/opt", "HOME": "/h"}, "env", "/env"},
+		{map[string]string{"ST_PLUGIN_AGENT": "opt", "ST_PLUGIN_ROOT": "/opt", "HOME": "/h"}, "opt", "/opt"},
+		{map[string]string{"ST_AGENT": "", "CLAUDE_PLUGIN_OPTION_AGENT": "claude", "CLAUDE_PLUGIN_OPTION_ROOT": "/c", "HOME": "/h"}, "claude", "/c"},
+		{map[string]string{"ST_PLUGIN_AGENT": "", "ST_PLUGIN_ROOT": "", "HOME": "/h"}, "", "/h/.local/state/smalltalk"},
+	}
+	for _, tt := range tests {
+		e := NewEnv(envOf(tt.env), nil)
+		agent, _ := e.AgentName()
+		if agent != tt.agent || e.Root() != tt.root || e.Get("ST_AGENT") != tt.agent {
+			t.Errorf("with %v: agent %q, root %q; want %q, %q", tt.env, agent, e.Root(), tt.agent, tt.root)
+		}
+	}
+}
