@@ -10,6 +10,7 @@ import (
 	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/termsafe"
 )
 
 // The fleet brief: a few lines at session start about what a person or
@@ -116,7 +117,7 @@ func briefText(v fleetView, always bool, now time.Time, limit int) string {
 		}
 		need++
 		if need <= briefAgentsShown {
-			lines = append(lines, briefAgentLine(m, now))
+			lines = append(lines, termsafe.Line(briefAgentLine(m, now)))
 		}
 	}
 	if need > briefAgentsShown {
@@ -135,7 +136,7 @@ func briefText(v fleetView, always bool, now time.Time, limit int) string {
 		if n > len(shown) {
 			l += ", …"
 		}
-		lines = append(lines, l+" (`st message ack <file>` once done)")
+		lines = append(lines, termsafe.Line(l)+" (`st message ack <file>` once done)")
 	}
 	if len(lines) == 0 && !always {
 		return ""
