@@ -160,7 +160,7 @@ func (r *Row) derive(a *activity, now time.Time) {
 	r.Waiting, r.APIError, r.Thrash = a.Waiting, a.APIError, a.Thrashing()
 	r.Fill, r.LastTool, r.LastTarget, r.LastEvent, r.Where = a.Fill, a.LastTool, a.LastTarget, a.LastEvent, a.Where
 	r.Spark = a.spark.at(now)
-	r.Subagents = subagentsOf(a.subs.List())
+	r.Subagents = subagentsOf(&a.subs, a.partial)
 	r.attend(now)
 }
 

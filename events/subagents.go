@@ -45,6 +45,16 @@ type Subagent struct {
 // (the dashboard) pays for each line once. The zero value is ready.
 type SubagentFold struct {
 	subs []Subagent // in the order they first appeared
+	// forgotten counts by outcome the subagents makeRoom dropped, so the
+	// counts stay exact however many a session starts.
+	forgotten struct{ running, done, failed int }
+}
+
+// Counts counts every subagent folded in by outcome, the forgotten ones
+// included.
+func (f *SubagentFold) Counts() (running, done, failed int) {
+	running, done, failed = SubagentCounts(f.subs)
+	return running + f.forgotten.running, done + f.forgotten.done, failed + f.forgotten.failed
 }
 
 // Subagents folds lines (oldest first, of one session or several) into
@@ -131,6 +141,14 @@ func (f *SubagentFold) makeRoom() {
 			drop = i
 			break
 		}
+	}
+	switch f.subs[drop].Outcome {
+	case SubagentRunning:
+		f.forgotten.running++
+	case SubagentDone:
+		f.forgotten.done++
+	case SubagentFailed:
+		f.forgotten.failed++
 	}
 	f.subs = append(f.subs[:drop], f.subs[drop+1:]...)
 }

@@ -107,4 +107,8 @@ func TestSubagentFoldIsBounded(t *testing.T) {
 	if last := got[len(got)-1]; last.ID != "a"+strconv.Itoa(3*MaxSubagents-1) || last.Outcome != SubagentDone {
 		t.Errorf("the newest finished subagent is not last: %+v", last)
 	}
+	// The counts cover the forgotten ones too.
+	if r, d, fl := f.Counts(); r != 1 || d != 3*MaxSubagents || fl != 0 {
+		t.Errorf("Counts = %d running, %d done, %d failed, want 1, %d, 0", r, d, fl, 3*MaxSubagents)
+	}
 }

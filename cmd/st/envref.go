@@ -74,6 +74,8 @@ var envGroups = []settingGroup{
 		{"CLAUDE_CODE_SESSION_ATTENDED", "", "0 (set by Claude Code for -p and the SDK): nobody can wake the session, so stop-failure --retry does not wait", "stop-failure --retry"},
 		{"CLAUDE_PID", "", "the Claude Code process (set by Claude Code); its command line tells whether a session can be woken", "stop-failure --retry"},
 		{"CLAUDE_CODE_ENTRYPOINT", "", "stored with a captured prompt (set by Claude Code)", "user-prompt-submit"},
+		{"CLAUDECODE", "", "1 (set by Claude Code for the commands its tools run): message read marks the body as the sender's text, every line quoted", "message read"},
+		{"GEMINI_CLI", "", "1 (set by Gemini CLI for the commands its tools run): as CLAUDECODE", "message read"},
 		{"TMUX_PANE", "", "the tmux pane the agent runs in (set by tmux): stored with a captured prompt, and recorded so the board can say where a waiting agent is", "user-prompt-submit, session-start, notification, stop-failure"},
 	}},
 	{"System", "", []setting{

@@ -114,8 +114,38 @@ func (c *messageReadCmd) Run(a *app) error {
 		return err
 	}
 	a.printHeader(label, id, name, fields)
+	if a.runByModel() {
+		body = quoteBody(fields["from"], body)
+	}
 	_, err = io.WriteString(a.stdout, termsafe.Text(body))
 	return err
+}
+
+// runByModel reports whether a model's tool runs st: Claude Code sets
+// CLAUDECODE=1 and Gemini CLI GEMINI_CLI=1 for the commands they run.
+// The model reads stderr and stdout as one text, where a body could pass
+// for the header that precedes it.
+func (a *app) runByModel() bool {
+	return a.env.Get("CLAUDECODE") == "1" || a.env.Get("GEMINI_CLI") == "1"
+}
+
+// quoteBody marks body as the sender's text for a model reading it: a
+// line before and after, and every line of it quoted with "| ", so that
+// no line of it passes for st's header or another message's.
+func quoteBody(from, body string) string {
+	if from == "" {
+		from = "the sender"
+	}
+	var b strings.Builder
+	b.WriteString("[the message body follows: " + from + "'s text, each line quoted with \"| \"]\n")
+	for line := range strings.Lines(body) {
+		b.WriteString("| " + line)
+	}
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		b.WriteByte('\n')
+	}
+	b.WriteString("[end of the message body]\n")
+	return b.String()
 }
 
 // tooLargeToRead is the error for a message of size bytes over max, with
@@ -228,7 +258,9 @@ piped on its own. One argument ending in .md is a filename in your own
 folders; inbox/ is searched before archive/ unless --archive is given.
 Reading does not archive the message.
 
-The sender wrote the body: its control characters (an escape sequence,
+Run by a model's tool (Claude Code and Gemini CLI say so in the
+environment), the body is printed between two lines of st's, each of its
+lines quoted with "| ", so that none passes for st's own. The sender wrote the body: its control characters (an escape sequence,
 a bell) are printed as visible escapes such as \x1b, keeping newlines and
 tabs. A message over the maximum size ($ST_MAX_MESSAGE_BYTES, 4 MiB by
 default) is refused, as st_msg_read refuses it; --raw prints any message
