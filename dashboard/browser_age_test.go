@@ -81,7 +81,7 @@ func TestBrowserAgesMove(t *testing.T) {
 		}
 		// The retry was due 4 minutes after the store was written.
 		eval[any](t, ctx, `window.__advance(4 * 60000)`)
-		if got := state("apis"); !strings.Contains(got, "retry 2, overdue since 1m ago") {
+		if got := state("apis"); !strings.Contains(got, "retry 2, overdue by 1m") {
 			t.Errorf("apis past its retry time: %q", got)
 		}
 		checkAllInDays(t, ctx)
