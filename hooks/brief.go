@@ -44,7 +44,7 @@ type fleetView struct {
 // readFleet reads the fleet for the brief: every agent attended as the
 // overview does, the hosts and the agent's unacknowledged messages.
 func readFleet(t *fsutil.Tree, opt Options, now time.Time) fleetView {
-	list := agents.List(t, now, agents.Options{})
+	list := agents.List(t, now, agents.Options{Mailbox: opt.Config.Recipient(opt.Operator)})
 	f := fleet.Read(t, fleet.Local(opt.FleetHost), now, fleet.ParseStaleAfter(opt.SyncStaleS))
 	agents.SetHosts(list, f)
 	members := agents.AttendFleet(t, list, now)

@@ -45,7 +45,7 @@ var envGroups = []settingGroup{
 		{"ST_PRECOMPACT_FRESH_S", "300", "a now.md younger than this many seconds counts as flushed before a compaction", "pre-compact"},
 		{"ST_FLUSH_REMIND_S", "1800", "remind the model to rewrite now.md when it is older than this many seconds", "user-prompt-submit"},
 		{"ST_LARGE_READ_BYTES", "16384", "a Read of a whole file bigger than this many bytes gets an advisory", "pre-tool-use"},
-		{"ST_OPERATOR", "config.yaml's operator, else operator", "the agent that receives failure and waiting-on-a-human messages", "stop-failure, notification"},
+		{"ST_OPERATOR", "config.yaml's operator, else operator", "the agent that receives failure and waiting-on-a-human messages; agents, overview and the dashboard do not count its mailbox as an agent", "stop-failure, notification, agents, overview, st-dashboard"},
 		{"ST_STOPFAILURE_WINDOW_S", "600", "API failures within this many seconds make one message to the operator", "stop-failure"},
 		{"ST_RETRY_BASE_S", "15", "first backoff of stop-failure --retry, in seconds (it doubles per attempt)", "stop-failure --retry"},
 		{"ST_RETRY_MAX_S", "600", "longest backoff of stop-failure --retry, in seconds", "stop-failure --retry"},
