@@ -258,13 +258,13 @@ piped on its own. One argument ending in .md is a filename in your own
 folders; inbox/ is searched before archive/ unless --archive is given.
 Reading does not archive the message.
 
-Run by a model's tool (Claude Code and Gemini CLI say so in the
-environment), the body is printed between two lines of st's, each of its
-lines quoted with "| ", so that none passes for st's own. The sender wrote the body: its control characters (an escape sequence,
+The sender wrote the body: its control characters (an escape sequence,
 a bell) are printed as visible escapes such as \x1b, keeping newlines and
-tabs. A message over the maximum size ($ST_MAX_MESSAGE_BYTES, 4 MiB by
-default) is refused, as st_msg_read refuses it; --raw prints any message
-whole, exactly as stored.`
+tabs. Run by a model's tool (Claude Code and Gemini CLI say so in the
+environment), the body is printed between two lines of st's, each of its
+lines quoted with "| ", so that none passes for st's own. A message over
+the maximum size ($ST_MAX_MESSAGE_BYTES, 4 MiB by default) is refused, as
+st_msg_read refuses it; --raw prints any message whole, exactly as stored.`
 }
 
 func (messageReadCmd) examples() []example {
