@@ -303,7 +303,7 @@ func TestPeers(t *testing.T) {
 }
 
 // TestRetryDue: a retry's time renders as a countdown, and once past
-// without the retry running, as overdue since how long, in the fleet
+// without the retry running, as overdue by how long, in the fleet
 // row the server renders.
 func TestRetryDue(t *testing.T) {
 	at0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
