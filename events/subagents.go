@@ -46,8 +46,11 @@ type Subagent struct {
 type SubagentFold struct {
 	subs []Subagent // in the order they first appeared
 	// forgotten counts by outcome the subagents makeRoom dropped, so the
-	// counts stay exact however many a session starts.
+	// counts stay exact however many a session starts; a running one it
+	// dropped is kept by name (session and id) until its next line, which
+	// moves it back among the kept ones instead of counting it twice.
 	forgotten struct{ running, done, failed int }
+	runningGone map[[2]string]bool
 }
 
 // Counts counts every subagent folded in by outcome, the forgotten ones
@@ -88,6 +91,10 @@ func (f *SubagentFold) Feed(e *Event) {
 	}
 	s := f.find(e.Session, e.AgentID)
 	if s == nil {
+		if key := [2]string{e.Session, e.AgentID}; f.runningGone[key] {
+			delete(f.runningGone, key)
+			f.forgotten.running--
+		}
 		f.makeRoom()
 		f.subs = append(f.subs, Subagent{ID: e.AgentID, Session: e.Session, Outcome: SubagentRunning})
 		s = &f.subs[len(f.subs)-1]
@@ -142,9 +149,13 @@ func (f *SubagentFold) makeRoom() {
 			break
 		}
 	}
-	switch f.subs[drop].Outcome {
+	switch s := &f.subs[drop]; s.Outcome {
 	case SubagentRunning:
 		f.forgotten.running++
+		if f.runningGone == nil {
+			f.runningGone = map[[2]string]bool{}
+		}
+		f.runningGone[[2]string{s.Session, s.ID}] = true
 	case SubagentDone:
 		f.forgotten.done++
 	case SubagentFailed:
