@@ -49,7 +49,7 @@ type SubagentFold struct {
 	// counts stay exact however many a session starts; a running one it
 	// dropped is kept by name (session and id) until its next line, which
 	// moves it back among the kept ones instead of counting it twice.
-	forgotten struct{ running, done, failed int }
+	forgotten   struct{ running, done, failed int }
 	runningGone map[[2]string]bool
 }
 
