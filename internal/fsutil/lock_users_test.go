@@ -128,3 +128,20 @@ func TestLockMakesPrivateFolders(t *testing.T) {
 		t.Errorf("error does not say how to fix it: %v", err)
 	}
 }
+
+// BenchmarkLock is one take and release of a local lock: the folder
+// checks (two mkdir and two lstat) are on every take.
+func BenchmarkLock(b *testing.B) {
+	tr, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tr.Close()
+	for b.Loop() {
+		unlock, err := tr.Lock(context.Background(), "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		unlock()
+	}
+}
