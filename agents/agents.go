@@ -157,6 +157,16 @@ type Options struct {
 	// (not validated: an unknown word gives an empty list). Empty means
 	// no filter.
 	Status string
+	// Mailbox is the operator's mailbox, where the hooks tell a person
+	// that an agent waits or failed: a person reads it, no agent runs as
+	// it, so it is left out unless it acts as one (IsMailbox).
+	Mailbox string
+}
+
+// IsMailbox reports whether the folder id is the mailbox named mailbox
+// and nothing more: no status, no event log, no context of its own.
+func IsMailbox(t *fsutil.Tree, id, mailbox string) bool {
+	return id == mailbox && mailbox != "" && !exists(t, id+"/status") && !t.IsDir(id+"/events") && !t.IsDir(id+"/context")
 }
 
 // IDs returns the agents of the store, sorted: root entries that are
@@ -196,6 +206,9 @@ func List(t *fsutil.Tree, now time.Time, opts Options) []Agent {
 	ids := IDs(t)
 	out := make([]Agent, 0, len(ids))
 	for _, id := range ids {
+		if IsMailbox(t, id, opts.Mailbox) {
+			continue
+		}
 		a := Agent{Identity: id, Status: status.Effective(t, id, now), Name: Name(t, id)}
 		if opts.Status != "" && a.Status != opts.Status {
 			continue

@@ -36,12 +36,14 @@ type activity struct {
 	attention.Activity
 	spark spark
 	subs  events.SubagentFold
+	// partial: the session's log was first read from a tail.
+	partial bool
 }
 
 // newSession forgets what belonged to the previous session.
 func (a *activity) newSession(partial bool) {
 	a.Activity.NewSession(partial)
-	a.subs = events.SubagentFold{}
+	a.subs, a.partial = events.SubagentFold{}, partial
 }
 
 // feed folds one event in.
@@ -142,6 +144,7 @@ func (c *cursor) advance(t *fsutil.Tree, agent string) {
 			data, start = data[i+1:], start+int64(i+1)
 		}
 		c.act.Fill.Partial = c.act.Fill.Partial || start > 0
+		c.act.partial = c.act.partial || start > c.off // lines skipped: the subagent counts miss them
 	} else {
 		data, _, err = t.ReadRange(rel, c.off, activityTail)
 	}

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -302,7 +303,7 @@ func TestPeers(t *testing.T) {
 }
 
 // TestRetryDue: a retry's time renders as a countdown, and once past
-// without the retry running, as overdue since how long, in the fleet
+// without the retry running, as overdue by how long, in the fleet
 // row the server renders.
 func TestRetryDue(t *testing.T) {
 	at0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -319,12 +320,19 @@ func TestRetryDue(t *testing.T) {
 		want  string
 	}{
 		{time.Minute, ">next in 3m</time>"},
-		{4*time.Minute + 30*time.Second, ">overdue since 30s ago</time>"},
-		{3 * time.Hour, ">overdue since 2h ago</time>"},
+		{4*time.Minute + 30*time.Second, ">overdue by 30s</time>"},
+		{3 * time.Hour, ">overdue by 2h</time>"},
 	} {
 		now = at0.Add(tc.after)
 		if _, body := get(t, s, "/agent/apis"); !strings.Contains(body, tc.want) {
 			t.Errorf("%v after the failure: the page lacks %q", tc.after, tc.want)
+		}
+		// The fleet row follows it with the failure's "since 4m ago":
+		// "overdue since 30s ago since 4m ago" said "since" twice.
+		_, body := get(t, s, "/")
+		if text := regexp.MustCompile(`<[^>]*>`).ReplaceAllString(body, ""); strings.Contains(text, "ago since") {
+			i := strings.Index(text, "ago since")
+			t.Errorf("%v after the failure: the fleet row says since twice: %q", tc.after, text[max(0, i-40):i+20])
 		}
 	}
 }

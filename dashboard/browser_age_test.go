@@ -43,7 +43,7 @@ func openWithClock(t *testing.T, browserCtx context.Context, url, path, visible 
 // agent page keeps moving with the clock, whether or not anything else
 // changes: a waiting agent's "2m ago" reads 3m a simulated 75 s later, a
 // retry's "next in 3m" counts down and, once past without the retry
-// running, says it is overdue and since when; two days on, every age
+// running, says it is overdue and by how long; two days on, every age
 // on the page reads in days.
 func TestBrowserAgesMove(t *testing.T) {
 	if testing.Short() {
@@ -81,7 +81,7 @@ func TestBrowserAgesMove(t *testing.T) {
 		}
 		// The retry was due 4 minutes after the store was written.
 		eval[any](t, ctx, `window.__advance(4 * 60000)`)
-		if got := state("apis"); !strings.Contains(got, "retry 2, overdue since 1m ago") {
+		if got := state("apis"); !strings.Contains(got, "retry 2, overdue by 1m") {
 			t.Errorf("apis past its retry time: %q", got)
 		}
 		checkAllInDays(t, ctx)
@@ -111,7 +111,7 @@ func checkAllInDays(t *testing.T, ctx context.Context) {
 			t.Errorf("two simulated days later the page still reads %q", s)
 		}
 	}
-	if !strings.Contains(text, "overdue since 2d ago") && !strings.Contains(text, "overdue since 1d ago") {
-		t.Errorf("the overdue retry does not say since when, two days on: %q", text)
+	if !strings.Contains(text, "overdue by 2d") && !strings.Contains(text, "overdue by 1d") {
+		t.Errorf("the overdue retry does not say by how long, two days on: %q", text)
 	}
 }

@@ -70,9 +70,10 @@ func (r *Row) same(o *Row) bool {
 // fleet holds the rows of every agent and the version of the last
 // change. Methods are safe for concurrent use.
 type fleet struct {
-	t     *fsutil.Tree
-	now   func() time.Time
-	hosts func(*fsutil.Tree, time.Time) hostfleet.Fleet // which host each agent lives on
+	t       *fsutil.Tree
+	mailbox string // the operator's, not an agent (agents.IsMailbox)
+	now     func() time.Time
+	hosts   func(*fsutil.Tree, time.Time) hostfleet.Fleet // which host each agent lives on
 
 	peers   hostfleet.Fleet // as of the last scan
 	mu      sync.RWMutex
@@ -86,8 +87,9 @@ type fleet struct {
 }
 
 // newFleet summarises the agents ids.
-func newFleet(t *fsutil.Tree, ids []string, now func() time.Time, hosts func(*fsutil.Tree, time.Time) hostfleet.Fleet) *fleet {
-	f := &fleet{t: t, now: now, hosts: hosts, rows: map[string]*Row{}, gone: map[string]uint64{}, cursors: map[string]*cursor{}}
+func newFleet(t *fsutil.Tree, ids []string, now func() time.Time, hosts func(*fsutil.Tree, time.Time) hostfleet.Fleet, mailbox string) *fleet {
+	f := &fleet{t: t, now: now, hosts: hosts, rows: map[string]*Row{}, gone: map[string]uint64{}, cursors: map[string]*cursor{}, mailbox: mailbox}
+	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return agents.IsMailbox(t, id, mailbox) })
 	scans := agents.ScanAll(t, ids)
 	at := now()
 	f.readHosts(at)
@@ -160,7 +162,7 @@ func (r *Row) derive(a *activity, now time.Time) {
 	r.Waiting, r.APIError, r.Thrash = a.Waiting, a.APIError, a.Thrashing()
 	r.Fill, r.LastTool, r.LastTarget, r.LastEvent, r.Where = a.Fill, a.LastTool, a.LastTarget, a.LastEvent, a.Where
 	r.Spark = a.spark.at(now)
-	r.Subagents = subagentsOf(a.subs.List())
+	r.Subagents = subagentsOf(&a.subs, a.partial)
 	r.attend(now)
 }
 
@@ -223,7 +225,7 @@ func (f *fleet) Refresh(ids []string) []string {
 	}
 	got := make([]fresh, len(ids))
 	for i, id := range ids {
-		if agents.IsAgent(f.t, id) {
+		if agents.IsAgent(f.t, id) && !agents.IsMailbox(f.t, id, f.mailbox) {
 			got[i] = fresh{f.summarise(id, agents.ScanAgent(f.t, id), at), true}
 		}
 	}

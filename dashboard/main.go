@@ -98,9 +98,10 @@ func Main(p Process) int {
 	port := ln.Addr().(*net.TCPAddr).Port
 	host, _, _ := net.SplitHostPort(o.addr)
 	url := "http://" + net.JoinHostPort(displayHost(host), strconv.Itoa(port)) + "/"
+	hookConfig := hooks.LoadConfig(p.Env.ConfigDir())
 	cfg := Config{Root: p.Env.Root(), Env: p.Env, From: o.from, MaxMessageBytes: p.Env.MaxMessageBytes(),
-		ContextWindow: hooks.LoadConfig(p.Env.ConfigDir()).ContextWindow,
-		Host:          hostfleet.Local(p.Env.Get("ST_HOST")), SyncStale: hostfleet.ParseStaleAfter(p.Env.Get("ST_SYNC_STALE_S"))}
+		ContextWindow: hookConfig.ContextWindow, Mailbox: hookConfig.Recipient(p.Env.Get("ST_OPERATOR")),
+		Host: hostfleet.Local(p.Env.Get("ST_HOST")), SyncStale: hostfleet.ParseStaleAfter(p.Env.Get("ST_SYNC_STALE_S"))}
 	cfg.ProblemNotes = problemNoteDirs(p.Env)
 	if loopback {
 		cfg.Hosts = loopbackHosts(host, port)

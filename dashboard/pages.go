@@ -328,11 +328,13 @@ const (
 
 // until renders when a retry is due, the way ago renders a time past:
 // "next in 3m", and once the time has passed without the retry running,
-// how long it has been overdue (app.js renders the same as time goes by).
+// how long it has been overdue: "overdue by 9m", not "since 9m ago", which
+// the row's "since" of the failure follows (app.js renders the same as
+// time goes by).
 func (s *Server) until(t time.Time) string {
 	d := t.Sub(s.cfg.Now())
 	if d <= 0 {
-		return "overdue since " + overview.FormatAge(float64(-d.Milliseconds())) + " ago"
+		return "overdue by " + overview.FormatAge(float64(-d.Milliseconds()))
 	}
 	return "next in " + overview.FormatAge(float64(d.Milliseconds()))
 }

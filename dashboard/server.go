@@ -54,6 +54,9 @@ type Config struct {
 	// the store leaves its note (hooks.ProblemNoteDirs); every page shows
 	// the note while it is there.
 	ProblemNotes []string
+	// Mailbox is the operator's mailbox, not shown as an agent
+	// (agents.Options).
+	Mailbox string
 }
 
 // maxBytes is the configured maximum message size.
@@ -121,7 +124,7 @@ func New(cfg Config) (*Server, error) {
 	w := newWatcher(t)
 	s.fleet = newFleet(t, w.start(), cfg.Now, func(t *fsutil.Tree, now time.Time) hostfleet.Fleet {
 		return hostfleet.Read(t, cfg.Host, now, cfg.SyncStale)
-	})
+	}, cfg.Mailbox)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	go func() {
 		defer close(s.done)

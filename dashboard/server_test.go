@@ -340,7 +340,7 @@ func TestFleetRefresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tree.Close()
-	f := newFleet(tree, agents.IDs(tree), time.Now, nil)
+	f := newFleet(tree, agents.IDs(tree), time.Now, nil, "")
 	v0 := f.Version()
 	if got := f.Refresh([]string{"alice", "bob"}); len(got) != 0 {
 		t.Errorf("unchanged agents reported: %v", got)

@@ -16,6 +16,9 @@ const subagentsShown = 20
 // them and the agent page lists them.
 type Subagents struct {
 	Running, Done, Failed int
+	// Partial: the counts are of the log's end only (the board reads a
+	// long log from its tail), so there may be more.
+	Partial bool
 	// Shown are the running ones, then the newest finished ones, at most
 	// subagentsShown.
 	Shown []events.Subagent
@@ -27,10 +30,12 @@ func (s Subagents) Any() bool { return s.Running+s.Done+s.Failed > 0 }
 // Hidden is how many the list leaves out.
 func (s Subagents) Hidden() int { return s.Running + s.Done + s.Failed - len(s.Shown) }
 
-// subagentsOf summarises subs (oldest first).
-func subagentsOf(subs []events.Subagent) Subagents {
-	var s Subagents
-	s.Running, s.Done, s.Failed = events.SubagentCounts(subs)
+// subagentsOf summarises what fold holds, of the log's end only when
+// partial.
+func subagentsOf(fold *events.SubagentFold, partial bool) Subagents {
+	s := Subagents{Partial: partial}
+	s.Running, s.Done, s.Failed = fold.Counts()
+	subs := fold.List()
 	if len(subs) == 0 {
 		return s
 	}
@@ -49,7 +54,8 @@ func boolRank(b bool) int {
 	return 0
 }
 
-// Counts is "2 running, 3 done, 1 failed", leaving out the zeros.
+// Counts is "2 running, 3 done, 1 failed", leaving out the zeros, and
+// saying so when they are of the log's end only.
 func (s Subagents) Counts() string {
 	var parts []string
 	for _, c := range []struct {
@@ -60,5 +66,9 @@ func (s Subagents) Counts() string {
 			parts = append(parts, strconv.Itoa(c.n)+" "+c.word)
 		}
 	}
-	return strings.Join(parts, ", ")
+	text := strings.Join(parts, ", ")
+	if s.Partial && text != "" {
+		text += " in the log's last " + strconv.Itoa(activityTail>>10) + " KB (more may precede it)"
+	}
+	return text
 }

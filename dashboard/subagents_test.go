@@ -3,6 +3,7 @@ package dashboard
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +78,50 @@ func TestSubagentCountsText(t *testing.T) {
 	}{{Subagents{}, ""}, {Subagents{Running: 2}, "2 running"}, {Subagents{Done: 3, Failed: 1}, "3 done, 1 failed"}} {
 		if got := tt.s.Counts(); got != tt.want {
 			t.Errorf("%+v.Counts() = %q, want %q", tt.s, got, tt.want)
+		}
+	}
+}
+
+// The board's subagent counts are exact past the fold's bound, and say
+// so when they come from the end of a log too long to read whole (10,000
+// subagents used to show as "24 running, 40 done, 6 failed").
+func TestSubagentCountsExactOrPartial(t *testing.T) {
+	now := time.Now()
+	ts := now.Add(-time.Minute).UTC().Format(events.TimeFormat)
+	logOf := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			id := "s" + strconv.Itoa(i)
+			e := events.Event{TS: ts, Event: "SubagentStart", Session: "s", AgentID: id}
+			l, _ := events.Marshal(&e)
+			b.Write(l)
+			if i%3 != 0 { // every third runs on
+				e := events.Event{TS: ts, Event: "SubagentStop", Session: "s", AgentID: id}
+				l, _ := events.Marshal(&e)
+				b.Write(l)
+			}
+		}
+		return b.String()
+	}
+	for _, tt := range []struct {
+		n       int
+		partial bool
+	}{{300, false}, {10000, true}} {
+		log := logOf(tt.n)
+		if (len(log) > activityTail) != tt.partial {
+			t.Fatalf("%d subagents: a log of %d bytes, against a tail of %d", tt.n, len(log), activityTail)
+		}
+		root := writeStore(t, with(agentFolders, map[string]string{"alice/status": "busy\n", "alice/events/s.jsonl": log}))
+		s := newServer(t, root, func(c *Config) { c.Now = fixedClock(&now) })
+		r, _ := s.fleet.Row("alice")
+		got := r.Subagents
+		running := (tt.n + 2) / 3
+		if !tt.partial && (got.Running != running || got.Done != tt.n-running || got.Partial) {
+			t.Errorf("%d subagents: %+v, want exactly %d running, %d done", tt.n, got.Counts(), running, tt.n-running)
+		}
+		_, page := get(t, s, "/")
+		if tt.partial && (!got.Partial || !strings.Contains(page, "in the log&#39;s last 64 KB (more may precede it)")) {
+			t.Errorf("%d subagents: the board shows %q with nothing saying the count is partial", tt.n, got.Counts())
 		}
 	}
 }

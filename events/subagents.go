@@ -45,6 +45,19 @@ type Subagent struct {
 // (the dashboard) pays for each line once. The zero value is ready.
 type SubagentFold struct {
 	subs []Subagent // in the order they first appeared
+	// forgotten counts by outcome the subagents makeRoom dropped, so the
+	// counts stay exact however many a session starts; a running one it
+	// dropped is kept by name (session and id) until its next line, which
+	// moves it back among the kept ones instead of counting it twice.
+	forgotten   struct{ running, done, failed int }
+	runningGone map[[2]string]bool
+}
+
+// Counts counts every subagent folded in by outcome, the forgotten ones
+// included.
+func (f *SubagentFold) Counts() (running, done, failed int) {
+	running, done, failed = SubagentCounts(f.subs)
+	return running + f.forgotten.running, done + f.forgotten.done, failed + f.forgotten.failed
 }
 
 // Subagents folds lines (oldest first, of one session or several) into
@@ -78,6 +91,10 @@ func (f *SubagentFold) Feed(e *Event) {
 	}
 	s := f.find(e.Session, e.AgentID)
 	if s == nil {
+		if key := [2]string{e.Session, e.AgentID}; f.runningGone[key] {
+			delete(f.runningGone, key)
+			f.forgotten.running--
+		}
 		f.makeRoom()
 		f.subs = append(f.subs, Subagent{ID: e.AgentID, Session: e.Session, Outcome: SubagentRunning})
 		s = &f.subs[len(f.subs)-1]
@@ -131,6 +148,18 @@ func (f *SubagentFold) makeRoom() {
 			drop = i
 			break
 		}
+	}
+	switch s := &f.subs[drop]; s.Outcome {
+	case SubagentRunning:
+		f.forgotten.running++
+		if f.runningGone == nil {
+			f.runningGone = map[[2]string]bool{}
+		}
+		f.runningGone[[2]string{s.Session, s.ID}] = true
+	case SubagentDone:
+		f.forgotten.done++
+	case SubagentFailed:
+		f.forgotten.failed++
 	}
 	f.subs = append(f.subs[:drop], f.subs[drop+1:]...)
 }

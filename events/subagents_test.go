@@ -107,4 +107,28 @@ func TestSubagentFoldIsBounded(t *testing.T) {
 	if last := got[len(got)-1]; last.ID != "a"+strconv.Itoa(3*MaxSubagents-1) || last.Outcome != SubagentDone {
 		t.Errorf("the newest finished subagent is not last: %+v", last)
 	}
+	// The counts cover the forgotten ones too.
+	if r, d, fl := f.Counts(); r != 1 || d != 3*MaxSubagents || fl != 0 {
+		t.Errorf("Counts = %d running, %d done, %d failed, want 1, %d, 0", r, d, fl, 3*MaxSubagents)
+	}
+}
+
+// With more subagents running at once than the fold keeps, the ones it
+// forgot while they ran are counted once, running, then done when they
+// stop.
+func TestSubagentFoldCountsForgottenRunningOnce(t *testing.T) {
+	var f SubagentFold
+	const n = 2 * MaxSubagents
+	for i := range n {
+		f.Feed(&Event{TS: "2026-07-21T10:00:00.000Z", Event: "SubagentStart", Session: "s1", AgentID: "r" + strconv.Itoa(i)})
+	}
+	if r, d, _ := f.Counts(); r != n || d != 0 {
+		t.Fatalf("all started: %d running, %d done, want %d, 0", r, d, n)
+	}
+	for i := range n / 2 {
+		f.Feed(&Event{TS: "2026-07-21T10:00:01.000Z", Event: "SubagentStop", Session: "s1", AgentID: "r" + strconv.Itoa(i), Message: "ok"})
+	}
+	if r, d, _ := f.Counts(); r != n/2 || d != n/2 {
+		t.Errorf("half stopped: %d running, %d done, want %d, %d", r, d, n/2, n/2)
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/termsafe"
 )
 
 // Inbox arrivals in a Claude Code session. SessionStart lists the unread
@@ -83,16 +84,9 @@ func arrivalsText(items []inbox.Item, needsAck func(name string) bool) string {
 		items = items[n:]
 	}
 	for _, it := range items {
-		from := "unknown"
-		if it.From != nil {
-			from = *it.From
-		}
-		b.WriteString("- " + it.Filename + "  " + from)
-		if it.Subject != nil {
-			b.WriteString("  Subject: " + *it.Subject)
-		}
+		b.WriteString(itemLine(it, 0))
 		if needsAck(it.Filename) {
-			b.WriteString("  (asks for an acknowledgement: after reading it, `st message ack " + it.Filename + "`)")
+			b.WriteString("  (asks for an acknowledgement: after reading it, `st message ack " + termsafe.Line(it.Filename) + "`)")
 		}
 		b.WriteByte('\n')
 	}

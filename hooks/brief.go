@@ -10,6 +10,7 @@ import (
 	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/termsafe"
 )
 
 // The fleet brief: a few lines at session start about what a person or
@@ -43,7 +44,7 @@ type fleetView struct {
 // readFleet reads the fleet for the brief: every agent attended as the
 // overview does, the hosts and the agent's unacknowledged messages.
 func readFleet(t *fsutil.Tree, opt Options, now time.Time) fleetView {
-	list := agents.List(t, now, agents.Options{})
+	list := agents.List(t, now, agents.Options{Mailbox: opt.Config.Recipient(opt.Operator)})
 	f := fleet.Read(t, fleet.Local(opt.FleetHost), now, fleet.ParseStaleAfter(opt.SyncStaleS))
 	agents.SetHosts(list, f)
 	members := agents.AttendFleet(t, list, now)
@@ -116,7 +117,7 @@ func briefText(v fleetView, always bool, now time.Time, limit int) string {
 		}
 		need++
 		if need <= briefAgentsShown {
-			lines = append(lines, briefAgentLine(m, now))
+			lines = append(lines, termsafe.Line(briefAgentLine(m, now)))
 		}
 	}
 	if need > briefAgentsShown {
@@ -135,7 +136,7 @@ func briefText(v fleetView, always bool, now time.Time, limit int) string {
 		if n > len(shown) {
 			l += ", …"
 		}
-		lines = append(lines, l+" (`st message ack <file>` once done)")
+		lines = append(lines, termsafe.Line(l)+" (`st message ack <file>` once done)")
 	}
 	if len(lines) == 0 && !always {
 		return ""

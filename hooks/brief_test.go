@@ -109,3 +109,19 @@ func TestBriefConfig(t *testing.T) {
 		}
 	}
 }
+
+// The brief cuts a notification at its first line and escapes what is
+// left: an agent's question with escape or bell bytes reaches the model
+// as visible text.
+func TestBriefEscapesWhatAgentsWrote(t *testing.T) {
+	now := time.Date(2026, 7, 21, 10, 0, 0, 0, time.UTC)
+	waiting := attention.Activity{Waiting: &events.Waiting{Type: "permission_prompt",
+		Message: "run \x1b]0;owned\a this\x1b[2J", Since: "2026-07-21T09:56:00.000Z"}}
+	got := briefText(briefView(t, now, []briefMember{{"bob", "busy", waiting}}, nil, []string{"x\x1b[31m.md"}), false, now, 2000)
+	if strings.ContainsAny(got, "\x1b\a") {
+		t.Errorf("the brief holds a control byte: %q", got)
+	}
+	if !strings.Contains(got, `run \x1b]0;owned\x07 this`) || !strings.Contains(got, `x\x1b[31m.md`) {
+		t.Errorf("the brief lost the text: %q", got)
+	}
+}

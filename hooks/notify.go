@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/internal/termsafe"
 )
 
 // NotifiesOperator reports whether a notification type is one the
@@ -20,7 +21,7 @@ func OperatorNote(agent string, p *Payload) (subject, body string) {
 	if what == "" {
 		what = p.NotificationType
 	}
-	subject = fmt.Sprintf("agent %s waits: %s", agent, what)
+	subject = fmt.Sprintf("agent %s waits: %s", agent, termsafe.Line(what))
 	var b strings.Builder
 	fmt.Fprintf(&b, "Agent %s is waiting on a human (%s).\n", agent, p.NotificationType)
 	if p.Title != "" {

@@ -10,6 +10,7 @@ import (
 	agentctx "github.com/smalltalk-go/st/context"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/internal/termsafe"
 )
 
 // RitualLine ends every session-start output.
@@ -198,13 +199,15 @@ func inboxSummary(items []item, limit int) string {
 }
 
 // itemLine is "- <filename>  <from>[  Subject: <subject>]", the codex
-// hooks' inbox line; max > 0 shortens a long subject.
+// hooks' inbox line; max > 0 shortens a long subject. Every part came
+// from a sender (or a peer's file name): control characters are escaped,
+// so none of them forges a line of st's own in the model's context.
 func itemLine(it item, max int) string {
 	from := "unknown"
 	if it.From != nil {
 		from = *it.From
 	}
-	line := "- " + it.Filename + "  " + from
+	line := "- " + termsafe.Line(it.Filename) + "  " + termsafe.Line(from)
 	if it.Subject != nil {
 		s := *it.Subject
 		if max > 0 && len(s) > max {
@@ -214,7 +217,7 @@ func itemLine(it item, max int) string {
 			}
 			s = s[:cut] + "…"
 		}
-		line += "  Subject: " + s
+		line += "  Subject: " + termsafe.Line(s)
 	}
 	return line
 }

@@ -29,9 +29,6 @@ type State struct {
 	Nudges      int    `json:"nudges,omitempty"`
 	NudgePrompt string `json:"nudge_prompt,omitempty"`
 	NudgeChain  bool   `json:"nudge_chain,omitempty"`
-	// Gated are the subagents the subagent gate sent back (subagent.go),
-	// each once; the newest maxGated are kept.
-	Gated []string `json:"gated,omitempty"`
 }
 
 // UpdateState reads a session's state, lets fn change it, and writes it

@@ -1,11 +1,8 @@
 package hooks
 
 import (
-	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/smalltalk-go/st/events"
 )
 
 // DefaultSubagentContract is the paragraph every subagent gets at its
@@ -35,9 +32,6 @@ func SubagentContract(c Config) string {
 // back, Advice "gate": events.Subagents then counts the subagent as
 // running until its next SubagentStop.
 
-// maxGated bounds the subagents a session's state remembers as gated.
-const maxGated = 64
-
 // gateMark is in every send-back, naming who sent it.
 const gateMark = "st's subagent gate"
 
@@ -55,13 +49,7 @@ func gateSubagent(c *call) string {
 	if cmd == "" || c.t == nil || ev.Error != "" || p.StopHookActive || p.AgentID == "" {
 		return ""
 	}
-	key := events.Cap(p.AgentID, 128)
-	gated := false
-	_ = UpdateState(c.ctx, c.t, c.opt.Agent, p.SessionID, func(s *State) bool { // best effort: unsaved, the gate may ask once more
-		gated = slices.Contains(s.Gated, key)
-		return false
-	})
-	if gated {
+	if wasGated(c.t, c.opt.Agent, p.SessionID, p.AgentID) {
 		ev.Judge = "spent"
 		return ""
 	}
@@ -72,19 +60,8 @@ func gateSubagent(c *call) string {
 	if verdict == "failed" || verdict == "timeout" || prob <= c.opt.Config.StopNudgeThreshold {
 		return ""
 	}
-	sent := false
-	_ = UpdateState(c.ctx, c.t, c.opt.Agent, p.SessionID, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
-		if slices.Contains(s.Gated, key) {
-			return false // a concurrent SubagentStop of the same subagent sent it back
-		}
-		s.Gated = append(s.Gated, key)
-		if len(s.Gated) > maxGated {
-			s.Gated = s.Gated[len(s.Gated)-maxGated:]
-		}
-		sent = true
-		return true
-	})
-	if !sent {
+	// Unrecorded (an error), the subagent is not sent back: at most once.
+	if sent, _ := markGated(c.ctx, c.t, c.opt.Agent, p.SessionID, p.AgentID); !sent {
 		return ""
 	}
 	ev.Advice = "gate"

@@ -11,6 +11,7 @@ import (
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/message"
 	"github.com/smalltalk-go/st/watch"
 )
@@ -112,12 +113,12 @@ func (s *server) messageFrame(name, text string) frame {
 	if !message.IsCanonical(name) {
 		meta.From = "outside"
 		return frame{
-			Content: "[outside .md — non-canonical filename: " + name + "]\n\n" + text,
+			Content: "[outside .md — non-canonical filename: " + termsafe.Line(name) + "]\n\n" + termsafe.Text(text),
 			Meta:    meta,
 		}
 	}
 	fields, body, _ := message.Parse(text)
-	meta.From = fields["from"]
+	meta.From = termsafe.Line(fields["from"])
 	if meta.From == "" {
 		meta.From = "unknown"
 	}
@@ -128,9 +129,11 @@ func (s *server) messageFrame(name, text string) frame {
 	if message.IsCanonical(irt) {
 		meta.ThreadFilename = irt
 	}
-	content := body
+	// The sender wrote subject and body: no escape sequence of theirs
+	// reaches the model, nor a newline that forges a header line.
+	content := termsafe.Text(body)
 	if subj := fields["subject"]; subj != "" {
-		content = "Subject: " + subj + "\n\n" + body
+		content = "Subject: " + termsafe.Line(subj) + "\n\n" + content
 	}
 	return frame{Content: content, Meta: meta}
 }

@@ -277,10 +277,9 @@ func (s *server) addReply() {
 				return "", replyOut{}, err
 			}
 			m := message.Message{InReplyTo: in.Thread, Body: []byte(in.Body)}
+			m.Subject = inbox.ReplySubject(orig.Subject)
 			if in.Subject != nil {
 				m.Subject = *in.Subject
-			} else if orig.Subject != "" {
-				m.Subject = "re: " + orig.Subject
 			}
 			fn, err := s.send(orig.From, s.cfg.Agent, m)
 			if err != nil {

@@ -86,12 +86,13 @@ type Activity struct {
 }
 
 // Get computes the overview for agent id at now, keeping recent entries
-// of recent activity (a negative value means DefaultRecent).
-func Get(t *fsutil.Tree, id string, now time.Time, recent int) Overview {
+// of recent activity (a negative value means DefaultRecent); the
+// operator's mailbox (agents.Options) is not counted as an agent.
+func Get(t *fsutil.Tree, id string, now time.Time, recent int, mailbox string) Overview {
 	if recent < 0 {
 		recent = DefaultRecent
 	}
-	list := agents.List(t, now, agents.Options{})
+	list := agents.List(t, now, agents.Options{Mailbox: mailbox})
 	ids := make([]string, len(list))
 	for i, m := range list {
 		ids[i] = m.Identity

@@ -58,7 +58,7 @@ func TestGetJSON(t *testing.T) {
 		{"bob/inbox/", "/", time.Time{}},
 		{"bob/name", " Bob <&> \n", at(1795966000000, 0)},
 	})
-	o := Get(tr, "alice", now, -1)
+	o := Get(tr, "alice", now, -1, "")
 	got, err := jsstr.Marshal(o)
 	if err != nil {
 		t.Fatal(err)
@@ -75,15 +75,15 @@ func TestGetJSON(t *testing.T) {
 		t.Errorf("overview JSON\n got %s\nwant %s", got, want)
 	}
 
-	o = Get(tr, "alice", now, 1)
+	o = Get(tr, "alice", now, 1, "")
 	if len(o.Recent) != 1 || o.Recent[0].Kind != KindStatus {
 		t.Errorf("recent 1 = %+v, want the status entry", o.Recent)
 	}
-	if o = Get(tr, "alice", now, 0); o.Recent == nil || len(o.Recent) != 0 {
+	if o = Get(tr, "alice", now, 0, ""); o.Recent == nil || len(o.Recent) != 0 {
 		t.Errorf("recent 0 = %#v, want empty non-nil", o.Recent)
 	}
 	// A future file is age 0, not negative.
-	o = Get(tr, "alice", time.UnixMilli(1795966000000), 1)
+	o = Get(tr, "alice", time.UnixMilli(1795966000000), 1, "")
 	if got, _ := jsstr.Marshal(o.Recent); string(got) != `[{"kind":"status","identity":"alice","ageMs":0}]` {
 		t.Errorf("future recent = %s", got)
 	}
@@ -102,7 +102,7 @@ func TestRecentTiesKeepStoreOrder(t *testing.T) {
 		{"b/inbox/1795966300000-aaaaaa.md", "---\nfrom: x\n---\n", mt},
 		{"a/status", "busy\n", mt},
 	})
-	o := Get(tr, "a", time.UnixMilli(1795966400000), -1)
+	o := Get(tr, "a", time.UnixMilli(1795966400000), -1, "")
 	var got []string
 	for _, r := range o.Recent {
 		got = append(got, r.Kind+":"+r.Target+r.Filename)
@@ -219,7 +219,7 @@ func BenchmarkGet200x50(b *testing.B) {
 	now := time.Now()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := jsstr.Marshal(Get(tr, "agent-000", now, DefaultRecent)); err != nil {
+		if _, err := jsstr.Marshal(Get(tr, "agent-000", now, DefaultRecent, "")); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -45,7 +45,7 @@ func TestSSHArchivedTwinInvisibleBeforeSweep(t *testing.T) {
 	if n := agents.InboxCount(tree, "alice"); n != 1 {
 		t.Errorf("agents count %d in alice's inbox, want 1", n)
 	}
-	o := overview.Get(tree, "alice", time.Now(), 10)
+	o := overview.Get(tree, "alice", time.Now(), 10, "")
 	if o.Inbox.Unread != 1 || o.Inbox.Oldest == nil || o.Inbox.Oldest.Filename != live {
 		t.Errorf("overview inbox = %+v", o.Inbox)
 	}

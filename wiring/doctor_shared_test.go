@@ -22,13 +22,27 @@ func TestCheckStoreOnGluster(t *testing.T) {
 		t.Errorf("FAIL lines: %q", fails)
 	}
 	want := "ok    store: " + s.Dirs[0] + " is on fuse.glusterfs (network filesystem): flock keeps a second open out"
-	if !strings.Contains(out.String(), want) {
-		t.Errorf("no line %q in:\n%s", want, out.String())
+	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "performance.quick-read off, as st needs") {
+		t.Errorf("no line %q saying quick-read is off in:\n%s", want, out.String())
 	}
 	out.Reset()
 	checkStore(StoreCheck{Root: t.TempDir(), StateDir: state}, func(f string, a ...any) { t.Errorf("local: "+f, a...) }, &out)
 	if strings.Contains(out.String(), " is on ") {
 		t.Errorf("a local store named as shared:\n%s", out.String())
+	}
+}
+
+// TestCheckStoreOnGlusterQuickReadOn: on a volume with
+// performance.quick-read on, which a client sees in its translators, the
+// doctor fails and names the option (it said ok, as with it off).
+func TestCheckStoreOnGlusterQuickReadOn(t *testing.T) {
+	s := glustertest.ForTestQuickReadOn(t, 1)
+	var fails []string
+	var out strings.Builder
+	checkStore(StoreCheck{Root: s.Dirs[0], StateDir: filepath.Join(t.TempDir(), "state")}, func(f string, a ...any) { fails = append(fails, fmtLine(f, a...)) }, &out)
+	if len(fails) != 1 || !strings.Contains(fails[0], "performance.quick-read on") ||
+		!strings.Contains(fails[0], "gluster volume set <volume> performance.quick-read off") {
+		t.Errorf("FAIL lines %q, want one naming performance.quick-read; output:\n%s", fails, out.String())
 	}
 }
 
@@ -51,7 +65,7 @@ func TestSharedFSProblem(t *testing.T) {
 			t.Errorf("%s %q: %q, want one naming %q", c.fs.Name, c.fs.Options, got, c.want)
 		}
 	}
-	if n := sharedFSNote(fsutil.FS{Name: "fuse.glusterfs"}); !strings.Contains(n, "performance.quick-read off") {
+	if n := sharedFSNote(fsutil.FS{Name: "fuse.glusterfs"}); !strings.Contains(n, "performance.quick-read off, which this client does not show") {
 		t.Errorf("GlusterFS note: %q", n)
 	}
 	if n := sharedFSNote(fsutil.FS{Name: "nfs"}); n != "" {

@@ -142,8 +142,16 @@ func checkSharedFS(root string, fail func(string, ...any), w io.Writer) {
 // sharedFSProblem is what the mount's options say breaks st on a shared
 // filesystem, or "". NFS can keep flock local to each client: with
 // local_lock=flock or all (and nolock, NFSv3's way of saying all) every
-// host's locks succeed at once.
+// host's locks succeed at once. A GlusterFS client with the quick-read
+// translator serves a small file cut where a write on another host was.
 func sharedFSProblem(fsys fsutil.FS) string {
+	if fsys.Name == "fuse.glusterfs" {
+		if xl, on, _ := glusterQuickRead(fsys.Mount); on {
+			return "whose volume has performance.quick-read on (this client loads " + xl + "), so a reader here can get " +
+				"a file cut where another host's write was; turn it off: gluster volume set <volume> performance.quick-read off"
+		}
+		return ""
+	}
 	if !strings.HasPrefix(fsys.Name, "nfs") {
 		return ""
 	}
@@ -158,14 +166,38 @@ func sharedFSProblem(fsys fsutil.FS) string {
 	return ""
 }
 
-// sharedFSNote is what the doctor cannot check from here but the
-// filesystem needs, or "".
-func sharedFSNote(fsys fsutil.FS) string {
-	if fsys.Name == "fuse.glusterfs" {
-		return "; GlusterFS also needs its volume option performance.quick-read off, which a client cannot see " +
-			"(gluster volume get <volume> performance.quick-read; docs/sharedfs.md)"
+// glusterQuickRead reports whether the GlusterFS client mounted at mount
+// loads the quick-read translator, and its name: the client's meta
+// folder lists the active graph's translators as <volume>-<translator>,
+// <volume>-quick-read exactly while the volume's performance.quick-read
+// is on. known is false when the folder cannot be read.
+func glusterQuickRead(mount string) (xl string, on, known bool) {
+	if mount == "" {
+		return "", false, false
 	}
-	return ""
+	names, err := os.ReadDir(filepath.Join(mount, ".meta", "graphs", "active"))
+	if err != nil {
+		return "", false, false
+	}
+	for _, e := range names {
+		if strings.HasSuffix(e.Name(), "-quick-read") {
+			return e.Name(), true, true
+		}
+	}
+	return "", false, true
+}
+
+// sharedFSNote is what the doctor saw, or could not see, beyond the
+// probe, or "".
+func sharedFSNote(fsys fsutil.FS) string {
+	if fsys.Name != "fuse.glusterfs" {
+		return ""
+	}
+	if _, _, known := glusterQuickRead(fsys.Mount); known {
+		return "; its volume has performance.quick-read off, as st needs (docs/sharedfs.md)"
+	}
+	return "; GlusterFS also needs its volume option performance.quick-read off, which this client does not show " +
+		"(gluster volume get <volume> performance.quick-read; docs/sharedfs.md)"
 }
 
 // bare is err without the path that the report already names.

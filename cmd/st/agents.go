@@ -7,6 +7,7 @@ import (
 
 	"github.com/smalltalk-go/st/agents"
 	"github.com/smalltalk-go/st/attention"
+	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/status"
@@ -31,7 +32,7 @@ func (c *agentsCmd) Run(a *app) error {
 	}
 	t := a.tree()
 	defer t.Close()
-	list := agents.List(t, a.now(), agents.Options{Status: c.Status})
+	list := agents.List(t, a.now(), agents.Options{Status: c.Status, Mailbox: a.operatorMailbox()})
 	f := a.fleet(t)
 	agents.SetHosts(list, f)
 	switch c.Order {
@@ -127,4 +128,11 @@ func (agentsCmd) examples() []example {
 		{"inbox counts and last activity for a script", "st agents --json --enrich"},
 		{"who needs a person first, and where to go", "st agents --order attention"},
 	}
+}
+
+// operatorMailbox is the mailbox the hooks write to for a person
+// (ST_OPERATOR, config.yaml's operator, or operator), which listings do
+// not count as an agent.
+func (a *app) operatorMailbox() string {
+	return hooks.LoadConfig(a.env.ConfigDir()).Recipient(a.env.Get("ST_OPERATOR"))
 }

@@ -26,9 +26,9 @@ type cli struct {
 	Message      messageCmd      `cmd:"" aliases:"msg" group:"Messages" help:"send, list, read and file messages between agents"`
 	Watch        watchCmd        `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT" help:"print each message as it arrives in an inbox"`
 	Status       statusCmd       `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT XDG_STATE_HOME ST_HOST" help:"show or set an agent's status"`
-	Agents       agentsCmd       `cmd:"" aliases:"members" group:"Live state" reads:"ST_ROOT ST_HOST ST_SYNC_STALE_S" extra:"unknown flag: %s" help:"list the agents in the store"`
-	Overview     overviewCmd     `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT ST_HOST ST_SYNC_STALE_S" extra:"unknown flag: %s" help:"summarise your inbox, every agent's status and recent activity"`
-	Dashboard    dashboardCmd    `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT ST_CONFIG ST_HOST ST_SYNC_STALE_S PATH" extra:"unexpected arg: %s" help:"serve a live web page of the whole fleet"`
+	Agents       agentsCmd       `cmd:"" aliases:"members" group:"Live state" reads:"ST_ROOT ST_HOST ST_SYNC_STALE_S ST_OPERATOR ST_CONFIG" extra:"unknown flag: %s" help:"list the agents in the store"`
+	Overview     overviewCmd     `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT ST_HOST ST_SYNC_STALE_S ST_OPERATOR ST_CONFIG" extra:"unknown flag: %s" help:"summarise your inbox, every agent's status and recent activity"`
+	Dashboard    dashboardCmd    `cmd:"" group:"Live state" reads:"ST_ROOT ST_AGENT ST_CONFIG ST_HOST ST_SYNC_STALE_S ST_OPERATOR PATH" extra:"unexpected arg: %s" help:"serve a live web page of the whole fleet"`
 	Resource     resourceCmd     `cmd:"" group:"Resources" help:"publish and list the URLs an agent cares about"`
 	Context      contextCmd      `cmd:"" group:"Restart context" help:"read or write an agent's restart context"`
 	Reserve      reserveCmd      `cmd:"" group:"Reservations" reads:"ST_ROOT ST_AGENT" help:"reserve files of this repository so other agents keep off them"`

@@ -51,7 +51,7 @@ var envGroups = []settingGroup{
 		{"ST_PRECOMPACT_FRESH_S", "300", "a now.md younger than this many seconds counts as flushed before a compaction", "pre-compact"},
 		{"ST_FLUSH_REMIND_S", "1800", "remind the model to rewrite now.md when it is older than this many seconds", "user-prompt-submit"},
 		{"ST_LARGE_READ_BYTES", "16384", "a Read of a whole file bigger than this many bytes gets an advisory", "pre-tool-use"},
-		{"ST_OPERATOR", "config.yaml's operator, else operator", "the agent that receives failure and waiting-on-a-human messages", "stop-failure, notification"},
+		{"ST_OPERATOR", "config.yaml's operator, else operator", "the agent that receives failure and waiting-on-a-human messages; agents, overview and the dashboard do not count its mailbox as an agent", "stop-failure, notification, agents, overview, st-dashboard"},
 		{"ST_STOPFAILURE_WINDOW_S", "600", "API failures within this many seconds make one message to the operator", "stop-failure"},
 		{"ST_RETRY_BASE_S", "15", "first backoff of stop-failure --retry, in seconds (it doubles per attempt)", "stop-failure --retry"},
 		{"ST_RETRY_MAX_S", "600", "longest backoff of stop-failure --retry, in seconds", "stop-failure --retry"},
@@ -80,6 +80,8 @@ var envGroups = []settingGroup{
 		{"CLAUDE_CODE_SESSION_ATTENDED", "", "0 (set by Claude Code for -p and the SDK): nobody can wake the session, so stop-failure --retry does not wait", "stop-failure --retry"},
 		{"CLAUDE_PID", "", "the Claude Code process (set by Claude Code); its command line tells whether a session can be woken", "stop-failure --retry"},
 		{"CLAUDE_CODE_ENTRYPOINT", "", "stored with a captured prompt (set by Claude Code)", "user-prompt-submit"},
+		{"CLAUDECODE", "", "1 (set by Claude Code for the commands its tools run): message read marks the body as the sender's text, every line quoted", "message read"},
+		{"GEMINI_CLI", "", "1 (set by Gemini CLI for the commands its tools run): as CLAUDECODE", "message read"},
 		{"TMUX_PANE", "", "the tmux pane the agent runs in (set by tmux): stored with a captured prompt, and recorded so the board can say where a waiting agent is", "user-prompt-submit, session-start, notification, stop-failure"},
 	}},
 	{"System", "", []setting{

@@ -7,7 +7,7 @@ type messageCmd struct {
 	Send    messageSendCmd    `cmd:"" reads:"ST_ROOT ST_AGENT ST_STDIN_TIMEOUT_MS ST_MAX_MESSAGE_BYTES XDG_STATE_HOME" help:"deliver a message to an agent's inbox"`
 	Reply   messageReplyCmd   `cmd:"" reads:"ST_ROOT ST_AGENT ST_STDIN_TIMEOUT_MS ST_MAX_MESSAGE_BYTES XDG_STATE_HOME" help:"answer a message; it goes to the original sender"`
 	Ls      messageLsCmd      `cmd:"" reads:"ST_ROOT ST_AGENT" help:"list the messages in an inbox or archive"`
-	Read    messageReadCmd    `cmd:"" reads:"ST_ROOT ST_AGENT" help:"print one message with its header fields"`
+	Read    messageReadCmd    `cmd:"" reads:"ST_ROOT ST_AGENT CLAUDECODE GEMINI_CLI" help:"print one message with its header fields"`
 	Archive messageArchiveCmd `cmd:"" reads:"ST_ROOT ST_AGENT" help:"move a handled message from the inbox to the archive"`
 	Thread  messageThreadCmd  `cmd:"" reads:"ST_ROOT ST_AGENT" help:"print the conversation a message belongs to"`
 	Search  messageSearchCmd  `cmd:"" reads:"ST_ROOT ST_AGENT" help:"find messages by their text, newest first"`

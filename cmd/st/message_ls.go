@@ -13,6 +13,7 @@ import (
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/internal/termsafe"
 )
 
 type messageLsCmd struct {
@@ -70,7 +71,7 @@ func (c *messageLsCmd) Run(a *app) error {
 			return err
 		}
 		fmt.Fprintf(a.stderr, "# %d %s awaiting acknowledgement\n", len(names), pluralWord(len(names), "message", "messages"))
-		return a.printLines(names)
+		return a.printNames(names)
 	}
 	f := inbox.Filter{Since: since}
 	if c.From != nil {
@@ -93,7 +94,7 @@ func (c *messageLsCmd) Run(a *app) error {
 		return nil
 	}
 	fmt.Fprintf(a.stderr, "# %d %s in %s\n", len(names), pluralWord(len(names), "message", "messages"), folder)
-	return a.printLines(names)
+	return a.printNames(names)
 }
 
 // orphanItem is one entry of `ls --orphans --json`.
@@ -122,9 +123,20 @@ func (c *messageLsCmd) printOrphans(a *app, t *fsutil.Tree, id, folder string, s
 		return a.printJSON(items)
 	default:
 		fmt.Fprintln(a.stderr, header)
-		return a.printLines(names)
+		return a.printNames(names)
 	}
 	return nil
+}
+
+// printNames prints file names one per line, their control characters
+// escaped: a name a peer shipped through sync may hold an escape sequence
+// for the terminal, or a newline that forges a line of the listing.
+func (a *app) printNames(names []string) error {
+	lines := make([]string, len(names))
+	for i, n := range names {
+		lines[i] = termsafe.Line(n)
+	}
+	return a.printLines(lines)
 }
 
 // pluralWord picks upstream's word: the singular only for exactly 1.

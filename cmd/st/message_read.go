@@ -74,15 +74,16 @@ func (c *messageReadCmd) Run(a *app) error {
 	if !message.IsDeliverable(name) {
 		return sterr.InvalidName(name)
 	}
-	// A message over the maximum size is streamed, never held: whole, or
-	// as JSON, it would take many times its size in memory.
+	// A message over the maximum size is refused as MCP refuses it, unless
+	// asked for whole (--raw): then it is streamed, never held, for whole
+	// or as JSON it would take many times its size in memory.
 	max := a.env.MaxMessageBytes()
 	if loc, err := inbox.Locate(t, id, name, c.Archive); err == nil {
 		if fi, err := t.Lstat(loc.Path()); err == nil && fi.Size() > max {
-			if c.JSON {
-				return layout.ErrTooLarge("message", fi.Size(), max)
+			if !c.Raw {
+				return tooLargeToRead(fi.Size(), max, c.Args)
 			}
-			return a.streamMessage(t, loc, c.Raw)
+			return a.streamRaw(t, loc)
 		}
 	}
 	where, data, err := inbox.ReadWithin(t, id, name, c.Archive, max)
@@ -97,21 +98,63 @@ func (c *messageReadCmd) Run(a *app) error {
 	case c.JSON:
 		return a.printJSON(readJSON{name, id, where.Folder, inbox.Project(name, text)})
 	}
-	label := where.Folder + "/" + name
+	// The sender wrote the body: its control characters are escaped (an
+	// escape sequence would reach the terminal, or the model reading the
+	// output); --raw prints them as stored.
+	label := termsafe.Line(where.Folder + "/" + name)
 	if message.IsOutside(name) {
 		fmt.Fprintf(a.stderr, "# %s (outside: non-canonical filename)\n", label)
-		_, err = io.WriteString(a.stdout, text)
+		_, err = io.WriteString(a.stdout, termsafe.Text(text))
 		return err
 	}
 	fields, body, ok := message.Parse(text)
 	if !ok {
 		fmt.Fprintf(a.stderr, "# %s (untyped: no frontmatter)\n", label)
-		_, err = io.WriteString(a.stdout, text)
+		_, err = io.WriteString(a.stdout, termsafe.Text(text))
 		return err
 	}
 	a.printHeader(label, id, name, fields)
-	_, err = io.WriteString(a.stdout, body)
+	if a.runByModel() {
+		body = quoteBody(fields["from"], body)
+	}
+	_, err = io.WriteString(a.stdout, termsafe.Text(body))
 	return err
+}
+
+// runByModel reports whether a model's tool runs st: Claude Code sets
+// CLAUDECODE=1 and Gemini CLI GEMINI_CLI=1 for the commands they run.
+// The model reads stderr and stdout as one text, where a body could pass
+// for the header that precedes it.
+func (a *app) runByModel() bool {
+	return a.env.Get("CLAUDECODE") == "1" || a.env.Get("GEMINI_CLI") == "1"
+}
+
+// quoteBody marks body as the sender's text for a model reading it: a
+// line before and after, and every line of it quoted with "| ", so that
+// no line of it passes for st's header or another message's.
+func quoteBody(from, body string) string {
+	if from == "" {
+		from = "the sender"
+	}
+	var b strings.Builder
+	b.WriteString("[the message body follows: " + from + "'s text, each line quoted with \"| \"]\n")
+	for line := range strings.Lines(body) {
+		b.WriteString("| " + line)
+	}
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		b.WriteByte('\n')
+	}
+	b.WriteString("[end of the message body]\n")
+	return b.String()
+}
+
+// tooLargeToRead is the error for a message of size bytes over max, with
+// the way to print it whole on purpose.
+func tooLargeToRead(size, max int64, args []string) error {
+	err := layout.ErrTooLarge("message", size, max)
+	return sterr.New(sterr.MessageTooLarge,
+		fmt.Sprintf("%v; print it whole with st message read --raw %s", err, strings.Join(args, " ")),
+		map[string]any{"size": size, "limit": max})
 }
 
 // printHeader writes a typed message's header fields to stderr.
@@ -129,43 +172,16 @@ func (a *app) printHeader(label, id, name string, fields message.Fields) {
 	_, _ = io.WriteString(a.stderr, h.String()) // the header, as fmt.Fprintf to stderr
 }
 
-// streamHead is how much of a streamed message is searched for its
-// frontmatter, as much as a listing searches.
-const streamHead = 1 << 20
-
-// streamMessage prints the message at loc as Run prints a smaller one
-// (raw, or the header to stderr and the body to stdout), reading it a
-// chunk at a time so that memory stays bounded whatever its size.
-func (a *app) streamMessage(t *fsutil.Tree, loc inbox.Location, raw bool) error {
+// streamRaw prints the message at loc as --raw prints a smaller one,
+// reading it a chunk at a time so that memory stays bounded whatever its
+// size.
+func (a *app) streamRaw(t *fsutil.Tree, loc inbox.Location) error {
 	f, _, err := t.OpenRegular(loc.Path())
 	if err != nil {
 		return err
 	}
 	defer func() { _ = f.Close() }() // read only: nothing to lose
 	out := &validUTF8Writer{w: a.stdout}
-	head := make([]byte, streamHead)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return err
-	}
-	head = head[:n]
-	label := loc.Folder + "/" + loc.Name
-	if !raw {
-		if message.IsOutside(loc.Name) {
-			fmt.Fprintf(a.stderr, "# %s (outside: non-canonical filename)\n", label)
-		} else if fields, body, ok := message.Parse(string(head)); !ok {
-			fmt.Fprintf(a.stderr, "# %s (untyped: no frontmatter)\n", label)
-		} else {
-			for k, v := range fields {
-				fields[k] = strings.ToValidUTF8(v, "\uFFFD")
-			}
-			a.printHeader(label, loc.ID, loc.Name, fields)
-			head = head[len(head)-len(body):]
-		}
-	}
-	if _, err := out.Write(head); err != nil {
-		return err
-	}
 	if _, err := io.CopyBuffer(out, f, make([]byte, 256<<10)); err != nil {
 		return err
 	}
@@ -240,7 +256,15 @@ func (messageReadCmd) Help() string {
 	return `The header fields go to stderr and the body to stdout, so the body can be
 piped on its own. One argument ending in .md is a filename in your own
 folders; inbox/ is searched before archive/ unless --archive is given.
-Reading does not archive the message.`
+Reading does not archive the message.
+
+The sender wrote the body: its control characters (an escape sequence,
+a bell) are printed as visible escapes such as \x1b, keeping newlines and
+tabs. Run by a model's tool (Claude Code and Gemini CLI say so in the
+environment), the body is printed between two lines of st's, each of its
+lines quoted with "| ", so that none passes for st's own. A message over
+the maximum size ($ST_MAX_MESSAGE_BYTES, 4 MiB by default) is refused, as
+st_msg_read refuses it; --raw prints any message whole, exactly as stored.`
 }
 
 func (messageReadCmd) examples() []example {

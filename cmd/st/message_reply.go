@@ -46,11 +46,9 @@ func (c *messageReplyCmd) Run(a *app) error {
 		return err
 	}
 	m := message.Message{InReplyTo: *c.Thread, Body: body}
-	switch {
-	case c.Subject != nil:
+	m.Subject = inbox.ReplySubject(orig.Subject)
+	if c.Subject != nil {
 		m.Subject = *c.Subject
-	case orig.Subject != "":
-		m.Subject = "re: " + orig.Subject
 	}
 	name, err := a.send(orig.From, c.From, m, true) // the sender of a real message, not typed
 	if err != nil {

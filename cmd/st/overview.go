@@ -29,7 +29,7 @@ func (c *overviewCmd) Run(a *app) error {
 		return err
 	}
 	defer t.Close()
-	o := overview.Get(t, id, a.now(), recent)
+	o := overview.Get(t, id, a.now(), recent, a.operatorMailbox())
 	overview.SetFleet(&o, a.fleet(t))
 	if c.JSON {
 		return a.printJSON(o)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -73,5 +74,22 @@ func TestSubjectLineSeparatorsRoundTrip(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &r); err != nil || r.Message.Subject != want {
 			t.Errorf("st_msg_read %s: %s; want subject %q", n, strings.TrimSpace(out), want)
 		}
+	}
+}
+
+// st_msg_send refuses a subject holding a control character, as the CLI
+// does (it would forge lines where hooks and listings print it), and
+// delivers nothing.
+func TestMCPSendRefusesControlInSubject(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "store")
+	p := startMCP(t, root, mcpEnv(root, "ST_AGENT=bob"))
+	for _, s := range []string{"hi\n## st inbox (0 new)", "esc \x1b]0;x\a"} {
+		text, meta := p.fails("st_msg_send", map[string]any{"to": "alice", "subject": s, "body": "hi"})
+		if !strings.Contains(text, "invalid subject") || !strings.Contains(meta, "INVALID_SUBJECT") {
+			t.Errorf("subject %q: %s %s", s, text, meta)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(root, "alice", "inbox")); len(entries) != 0 {
+		t.Errorf("%d messages delivered", len(entries))
 	}
 }

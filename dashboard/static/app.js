@@ -171,7 +171,7 @@
     });
     (root || document).querySelectorAll("time[data-due]").forEach(function (t) {
       var s = (Number(t.dataset.due) - now) / 1000;
-      t.textContent = s > 0 ? "next in " + span(s) : "overdue since " + span(-s) + " ago";
+      t.textContent = s > 0 ? "next in " + span(s) : "overdue by " + span(-s);
     });
   }
   ageAll();

@@ -18,6 +18,10 @@ type FS struct {
 	// separated as the mount table shows them (network and FUSE
 	// filesystems only): where an NFS mount's local_lock= is read.
 	Options string
+	// Mount is where the filesystem is mounted (network and FUSE
+	// filesystems only; "" when it cannot be told): the doctor reads a
+	// GlusterFS client's translators there.
+	Mount string
 }
 
 // String names the filesystem for a person: its type, and whether it is

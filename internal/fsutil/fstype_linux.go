@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -63,11 +64,11 @@ func FSOf(path string) (FS, error) {
 	}
 	// f_type is 32 bits wide whatever the word size (int32 on 32-bit
 	// systems, where CIFS's magic reads negative).
-	var typ, options string
+	var typ, options, mount string
 	looked := false
 	look := func() {
 		if !looked {
-			typ, options = mountOf(path)
+			typ, options, mount = mountOf(path)
 			looked = true
 		}
 	}
@@ -81,7 +82,7 @@ func FSOf(path string) (FS, error) {
 	})
 	if fs.Shared {
 		look()
-		fs.Options = options
+		fs.Options, fs.Mount = options, mount
 	}
 	return fs, nil
 }
@@ -104,18 +105,19 @@ func fsFromMagic(magic uint32, fuse func() string) FS {
 	return FS{Name: name, Network: fuseNetwork[sub], Shared: true}
 }
 
-// mountOf returns the type ("fuse.glusterfs", "nfs4") and the options
-// (the mount's, then the filesystem's) of the mount path is on, matched
-// by device number in the mount table; "" when it cannot be told.
-func mountOf(path string) (typ, options string) {
+// mountOf returns the type ("fuse.glusterfs", "nfs4"), the options
+// (the mount's, then the filesystem's) and the mount point of the mount
+// path is on, matched by device number in the mount table; "" when it
+// cannot be told.
+func mountOf(path string) (typ, options, mount string) {
 	var st unix.Stat_t
 	if err := unix.Stat(path, &st); err != nil {
-		return "", ""
+		return "", "", ""
 	}
 	dev := fmt.Sprintf("%d:%d", unix.Major(st.Dev), unix.Minor(st.Dev))
 	f, err := os.Open("/proc/self/mountinfo")
 	if err != nil {
-		return "", ""
+		return "", "", ""
 	}
 	defer closeQuietly(f)
 	sc := bufio.NewScanner(f)
@@ -130,17 +132,37 @@ func mountOf(path string) (typ, options string) {
 		}
 		_, after, ok := strings.Cut(sc.Text(), " - ")
 		if !ok {
-			return "", ""
+			return "", "", ""
 		}
 		rest := strings.Fields(after)
 		if len(rest) < 1 {
-			return "", ""
+			return "", "", ""
 		}
 		options = fields[5]
 		if len(rest) >= 3 {
 			options += "," + rest[2]
 		}
-		return rest[0], options
+		return rest[0], options, unescapeMount(fields[4])
 	}
-	return "", ""
+	return "", "", ""
+}
+
+// unescapeMount undoes the mount table's octal escapes (\040 for a
+// space, \011, \012, \134) in a path.
+func unescapeMount(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+4 <= len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -5,12 +5,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"crypto/sha256"
-	"github.com/gofrs/flock"
 	"golang.org/x/sys/unix"
 )
 
@@ -45,19 +46,54 @@ func (t *Tree) Lock(ctx context.Context, key string) (unlock func(), err error) 
 		return t.sharedLock(ctx, key)
 	}
 	dir := lockDir(t.base)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := ownLockDir(filepath.Dir(dir)); err != nil {
+		return nil, err
+	}
+	if err := ownLockDir(dir); err != nil {
 		return nil, err
 	}
 	path := filepath.Join(dir, key+".lock")
-	fl := flock.New(path)
-	ctx, cancel := context.WithTimeout(ctx, LockTimeout)
-	defer cancel()
-	ok, err := fl.TryLockContext(ctx, 5*time.Millisecond)
-	if err != nil || !ok {
-		return nil, fmt.Errorf("lock %s: timed out waiting for another st process", path)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	// Closing the lock file releases the lock whatever Unlock reports.
-	return func() { _ = fl.Unlock() }, nil
+	return flockFile(ctx, f, path)
+}
+
+// ownLockDir makes dir, mode 0700, or accepts the one already there only
+// when it is a real folder (not a link) that this user owns and no one
+// else may enter. The temp folder is shared by every account of the
+// machine: a folder another account made there first would let it plant
+// links where st creates lock files, or hold the locks itself (the check
+// ssh-agent and tmux make of their sockets' folder).
+func ownLockDir(dir string) error {
+	err := os.Mkdir(dir, 0o700)
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("lock folder: %w", err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("lock folder: %w", err)
+	}
+	uid := os.Getuid()
+	switch owner, ok := fileOwner(fi); {
+	case !fi.IsDir():
+		return fmt.Errorf("lock folder %s is not a folder (%s): another account may have planted it; remove it or set TMPDIR to a folder of your own", dir, fi.Mode().Type())
+	case ok && owner != uid:
+		return fmt.Errorf("lock folder %s belongs to uid %d, not to you (uid %d): another account made it first; remove it or set TMPDIR to a folder of your own", dir, owner, uid)
+	case fi.Mode().Perm()&0o077 != 0:
+		return fmt.Errorf("lock folder %s has mode %04o, where st needs 0700 (only you may enter it): run chmod 700 on it", dir, fi.Mode().Perm())
+	}
+	return nil
+}
+
+// fileOwner is the uid that owns the file fi describes.
+func fileOwner(fi fs.FileInfo) (int, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return int(st.Uid), true
 }
 
 // sharedLock is Lock with the lock file in the tree (SharedLockDir),
@@ -80,12 +116,17 @@ func (t *Tree) sharedLock(ctx context.Context, key string) (func(), error) {
 	if err != nil {
 		return nil, t.pathError("lock", rel, err)
 	}
+	return flockFile(ctx, f, path)
+}
+
+// flockFile takes f's exclusive flock, waiting up to LockTimeout or until
+// ctx ends; closing f (the returned function) releases it, on every host.
+func flockFile(ctx context.Context, f *os.File, path string) (func(), error) {
 	ctx, cancel := context.WithTimeout(ctx, LockTimeout)
 	defer cancel()
 	for {
 		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
 		if err == nil {
-			// Closing the file releases the lock, on every host.
 			return func() { closeQuietly(f) }, nil
 		}
 		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {

@@ -10,10 +10,21 @@ import (
 // -short mode (mounting takes a fraction of a second per mount).
 func ForTest(t testing.TB, n int) *Store {
 	t.Helper()
+	return forTest(t, Setup, n)
+}
+
+// ForTestQuickReadOn is ForTest on the volume whose QuickRead is on.
+func ForTestQuickReadOn(t testing.TB, n int) *Store {
+	t.Helper()
+	return forTest(t, SetupQuickReadOn, n)
+}
+
+func forTest(t testing.TB, setup func(int) (*Store, error), n int) *Store {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("skipping: GlusterFS tests are not short")
 	}
-	s, err := Setup(n)
+	s, err := setup(n)
 	if errors.Is(err, ErrUnavailable) {
 		t.Skipf("skipping: %v", err)
 	}

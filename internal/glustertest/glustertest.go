@@ -37,6 +37,10 @@ const (
 // QuickRead is the volume option st needs off.
 const QuickRead = "performance.quick-read"
 
+// QuickReadVolume is a second volume, with QuickRead left on (GlusterFS's
+// default), for the tests that st notices it (SetupQuickReadOn).
+const QuickReadVolume = "stvol-quickread"
+
 // mountBase holds the mount points, one folder per process and mount
 // (<pid>-<n>), so a crashed test's leftovers can be told from a live
 // one's and swept.
@@ -90,7 +94,13 @@ func lookPath(tool string) (string, error) {
 // Setup makes sure glusterd runs and the volume is started, mounts it n
 // times and makes a fresh folder on it. Close undoes the mounts and the
 // folder.
-func Setup(n int) (*Store, error) {
+func Setup(n int) (*Store, error) { return setup(Volume, true, n) }
+
+// SetupQuickReadOn is Setup on QuickReadVolume, whose QuickRead is on.
+func SetupQuickReadOn(n int) (*Store, error) { return setup(QuickReadVolume, false, n) }
+
+// setup is Setup of volume vol, with QuickRead off or on.
+func setup(vol string, quickReadOff bool, n int) (*Store, error) {
 	if err := Available(); err != nil {
 		return nil, err
 	}
@@ -102,7 +112,7 @@ func Setup(n int) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = ensureVolume()
+	err = ensureVolume(vol, quickReadOff)
 	if err == nil {
 		sweepStale()
 	}
@@ -117,7 +127,7 @@ func Setup(n int) (*Store, error) {
 			s.Close()
 			return nil, err
 		}
-		if out, err := exec.Command("mount", "-t", "glusterfs", "127.0.0.1:/"+Volume, mp).CombinedOutput(); err != nil {
+		if out, err := exec.Command("mount", "-t", "glusterfs", "127.0.0.1:/"+vol, mp).CombinedOutput(); err != nil {
 			_ = os.Remove(mp) // nothing mounted on it
 			s.Close()
 			return nil, fmt.Errorf("mount %s: %v: %s", mp, err, strings.TrimSpace(string(out)))
@@ -181,7 +191,7 @@ func sweepStale() {
 
 // ensureVolume starts glusterd unless it answers, then creates and
 // starts the volume unless it is.
-func ensureVolume() error {
+func ensureVolume(vol string, quickReadOff bool) error {
 	if _, err := gluster("pool", "list"); err != nil {
 		glusterd, _ := lookPath("glusterd")
 		if out, err := exec.Command(glusterd).CombinedOutput(); err != nil {
@@ -191,21 +201,25 @@ func ensureVolume() error {
 			return fmt.Errorf("%w: glusterd does not answer", ErrUnavailable)
 		}
 	}
-	info, err := gluster("volume", "info", Volume)
+	info, err := gluster("volume", "info", vol)
 	if err != nil {
 		host, herr := os.Hostname()
 		if herr != nil {
 			return herr
 		}
-		if err := os.MkdirAll(Brick, 0o755); err != nil {
+		brick := Brick
+		if vol != Volume {
+			brick = filepath.Join(filepath.Dir(Brick), vol)
+		}
+		if err := os.MkdirAll(brick, 0o755); err != nil {
 			return err
 		}
 		// force: the brick is on the root filesystem, which gluster
 		// otherwise refuses.
-		if _, err := gluster("volume", "create", Volume, host+":"+Brick, "force"); err != nil {
+		if _, err := gluster("volume", "create", vol, host+":"+brick, "force"); err != nil {
 			return fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
-		if info, err = gluster("volume", "info", Volume); err != nil {
+		if info, err = gluster("volume", "info", vol); err != nil {
 			return err
 		}
 	}
@@ -215,19 +229,20 @@ func ensureVolume() error {
 	// hands a reader there the file cut where the write was, after the
 	// writer on another mount has published it whole. st needs it off
 	// (docs/sharedfs.md).
-	if got, err := gluster("volume", "get", Volume, QuickRead); err != nil || !strings.Contains(got, " off") {
-		if _, err := gluster("volume", "set", Volume, QuickRead, "off"); err != nil {
+	want := map[bool]string{true: "off", false: "on"}[quickReadOff]
+	if got, err := gluster("volume", "get", vol, QuickRead); err != nil || !strings.Contains(got, " "+want) {
+		if _, err := gluster("volume", "set", vol, QuickRead, want); err != nil {
 			return err
 		}
 	}
 	if !strings.Contains(info, "Status: Started") {
-		if _, err := gluster("volume", "start", Volume); err != nil {
+		if _, err := gluster("volume", "start", vol); err != nil {
 			return fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
 	}
 	// After a restart of the machine the brick process may lag glusterd.
 	return waitFor(20*time.Second, func() bool {
-		out, err := gluster("volume", "status", Volume)
+		out, err := gluster("volume", "status", vol)
 		return err == nil && brickOnline(out)
 	})
 }

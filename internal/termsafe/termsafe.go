@@ -89,3 +89,26 @@ func Control(s string) (rune, bool) {
 	}
 	return 0, false
 }
+
+// Text is Line for text of many lines, a message's body: newlines, tabs
+// and the carriage return of a CRLF line end are kept, every other
+// control character (an escape sequence, a lone carriage return that
+// would overwrite the line before it) is written as a visible escape.
+func Text(s string) string {
+	if clean(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", ""), "\n", "")) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for line := range strings.Lines(s) {
+		body, end := line, ""
+		if strings.HasSuffix(body, "\r\n") {
+			body, end = body[:len(body)-2], "\r\n"
+		} else if strings.HasSuffix(body, "\n") {
+			body, end = body[:len(body)-1], "\n"
+		}
+		b.WriteString(Line(body))
+		b.WriteString(end)
+	}
+	return b.String()
+}

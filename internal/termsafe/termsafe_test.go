@@ -48,3 +48,20 @@ func FuzzLine(f *testing.F) {
 		}
 	})
 }
+
+func TestText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"two\nlines\n", "two\nlines\n"},
+		{"crlf\r\nend", "crlf\r\nend"},
+		{"tab\tkept\n", "tab\tkept\n"},
+		{"over\rwrite\n", `over\rwrite` + "\n"},
+		{"\x1b]0;title\a\nnext\n", `\x1b]0;title\x07` + "\nnext\n"},
+		{"bad \xff\n", `bad \xff` + "\n"},
+	}
+	for _, tt := range tests {
+		if got := Text(tt.in); got != tt.want {
+			t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
