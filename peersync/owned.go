@@ -18,11 +18,12 @@ import (
 //   - a host sends only what it owns (othersExcludes), and its copy
 //     replaces whatever the receiver holds;
 //   - a pull never takes the files this host owns (homeExcludes); of the
-//     rest it takes the peer's copy unless the peer's record of the
-//     owning host is older than this host's (settle): the hub relays each
-//     owner's copy as it got it, and in a mesh a peer's stale copy of a
-//     third host's files never replaces the newer one this host got from
-//     that host itself. A host's records are compared with each other
+//     rest it keeps the peer's copy only when the peer's record of the
+//     owning host is newer than this host's (settle): the hub relays
+//     each owner's copy as it got it with the owner's record, and in a
+//     mesh a peer's stale copy of a third host's files, or a rewrite made
+//     there by someone else, never replaces the one this host got from
+//     the owner itself. A host's records are compared with each other
 //     only (its At, on its own clock, never goes back), never with
 //     another host's.
 
@@ -32,9 +33,9 @@ import (
 const replacedDir = ".st-replaced"
 
 // settle decides, for every file the last pull replaced, which copy
-// stands: a host record stays the peer's unless it is older (its At)
-// than the one it replaced; an owned file stays the peer's unless its
-// owner's record came out older or this host owns it; any other file
+// stands: a host record stays the peer's when it is newer (its At) than
+// the one it replaced; an owned file stays the peer's when its owner's
+// record did, and this host is not its owner; any other file
 // (one no host owns) keeps the newer modification time, as before
 // owners. The copies put aside are then removed. A crash between the
 // pull and settle leaves them for the next pull's settle.
@@ -56,13 +57,14 @@ func (s *Syncer) settle() {
 			others = append(others, rel)
 		}
 	}
-	older := map[string]bool{}
+	newer := map[string]bool{}
 	for _, host := range records {
 		rel := fleet.RecordPath(host)
 		theirs, ok := fleet.ReadRecord(t, rel, host)
 		mine, _ := fleet.ReadRecord(t, replacedDir+"/"+rel, host)
-		if !ok || theirs.At < mine.At {
-			older[host] = true
+		if ok && theirs.At > mine.At {
+			newer[host] = true
+		} else {
 			s.putBack(t, rel)
 		}
 	}
@@ -71,7 +73,7 @@ func (s *Syncer) settle() {
 		keepMine := newerHere(t, rel)
 		if agent, inAgent, ok := strings.Cut(rel, "/"); ok && isRewritten(inAgent) {
 			if home, owned := owners[agent]; owned {
-				keepMine = home == s.Host || older[home]
+				keepMine = home == s.Host || !newer[home]
 			}
 		}
 		if keepMine {
