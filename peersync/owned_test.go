@@ -101,14 +101,23 @@ func syncOrder(steps []step, k int) []step {
 	return out
 }
 
-// moveOrders is how many orders of the six push/pull steps the move test
-// tries per clock: a spread of a few in the suite, every one of the 720
-// with ST_MOVE_ORDERS=720.
-func moveOrders() int {
-	if n, err := strconv.Atoi(os.Getenv("ST_MOVE_ORDERS")); err == nil && n > 0 {
+// orders is how many orders of their push/pull steps the ownership tests
+// try per case: def in the suite (a spread over all of them), every one
+// with ST_SYNC_ORDERS=720 (or 24 for two hosts' four steps).
+func orders(def int) int {
+	if n, err := strconv.Atoi(os.Getenv("ST_SYNC_ORDERS")); err == nil && n > 0 {
 		return n
 	}
-	return 3
+	return def
+}
+
+// orderIndex is the i-th of n orders tried out of all (n!) of them:
+// spread over all of them when n is fewer.
+func orderIndex(i, n, all int) int {
+	if n >= all {
+		return i
+	}
+	return i * 7919 % all
 }
 
 // bob writes a burst of 20 on host B, then moves to host A, where his
@@ -169,29 +178,39 @@ func moveThroughHub(t *testing.T, spec func(*machine) string, skewA, skewB time.
 	}
 }
 
+// moveClocks are the clocks the move tests run with.
+var moveClocks = []struct {
+	name         string
+	skewA, skewB time.Duration
+}{
+	{"clocks agree", 0, 0},
+	{"new home 10 minutes behind", -10 * time.Minute, 0},
+	{"new home 10 minutes ahead", 10 * time.Minute, 0},
+	{"old home 10 minutes ahead", 0, 10 * time.Minute},
+}
+
 // The move over the real sshd, with the clocks right and with A's 10
-// minutes behind or ahead.
+// minutes behind or ahead, or B's ahead: one order per clock in the
+// suite (each takes some 25 rsync runs).
 func TestSSHMoveEndsWithTheNewHomesState(t *testing.T) {
 	srv := sshtest.ForTest(t)
-	spec := func(m *machine) string { return srv.Spec(m.root) }
-	for _, c := range []struct {
-		name         string
-		skewA, skewB time.Duration
-	}{
-		{"clocks agree", 0, 0},
-		{"new home 10 minutes behind", -10 * time.Minute, 0},
-		{"new home 10 minutes ahead", 10 * time.Minute, 0},
-		{"old home 10 minutes ahead", 0, 10 * time.Minute},
-	} {
+	runMoves(t, func(m *machine) string { return srv.Spec(m.root) }, orders(1))
+}
+
+// The same over local: peers (what travels does not depend on the
+// transport), quicker, so more orders run.
+func TestMoveEndsWithTheNewHomesStateLocal(t *testing.T) {
+	runMoves(t, func(m *machine) string { return "local:" + m.root }, orders(3))
+}
+
+func runMoves(t *testing.T, spec func(*machine) string, n int) {
+	for j, c := range moveClocks {
 		t.Run(c.name, func(t *testing.T) {
-			for i := range moveOrders() {
-				k := i * 7919 // spread over the 720 orders
-				if moveOrders() >= 720 {
-					k = i
-				}
+			for i := range n {
+				k := orderIndex(i+j*n, n*len(moveClocks), 720)
 				moveThroughHub(t, spec, c.skewA, c.skewB, k)
 				if t.Failed() {
-					t.Fatalf("order %d", k%720)
+					t.Fatalf("order %d", k)
 				}
 			}
 		})
@@ -201,13 +220,23 @@ func TestSSHMoveEndsWithTheNewHomesState(t *testing.T) {
 // A rewrite of bob's now.md on a host that holds no copy of it (an old st,
 // a hand edit: st itself refuses it) never reaches bob's home, in any
 // order of the two hosts' pushes and pulls, hub or mesh, and bob's own
-// now.md replaces it there at the next sync.
+// now.md replaces it there at the next sync. Over the real sshd, a
+// spread of 3 of the 24 orders per topology.
 func TestSSHNoCopyRewriteNeverReachesTheHome(t *testing.T) {
 	srv := sshtest.ForTest(t)
-	spec := func(m *machine) string { return srv.Spec(m.root) }
+	runNoCopy(t, func(m *machine) string { return srv.Spec(m.root) }, orders(3))
+}
+
+// Over local: peers, all 24 orders.
+func TestNoCopyRewriteNeverReachesTheHomeLocal(t *testing.T) {
+	runNoCopy(t, func(m *machine) string { return "local:" + m.root }, orders(24))
+}
+
+func runNoCopy(t *testing.T, spec func(*machine) string, n int) {
 	for _, viaHub := range []bool{true, false} {
 		t.Run(map[bool]string{true: "hub", false: "mesh"}[viaHub], func(t *testing.T) {
-			for k := range 24 {
+			for i := range n {
+				k := orderIndex(i, n, 24)
 				noCopyRewrite(t, spec, viaHub, k)
 				if t.Failed() {
 					t.Fatalf("order %d", k)
