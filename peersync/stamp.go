@@ -81,25 +81,18 @@ func (s *Syncer) stamp(stage string, o outcome) (pruned, yielded []string) {
 }
 
 // homes maps each claimed agent of the root to its home host
-// (fleet.Owners) and lists the other hosts with a record here. Without
-// a Host it is empty: a store no host syncs has no owners.
-func (s *Syncer) homes() (owners map[string]string, others []string) {
+// (fleet.Owners). Without a Host it is empty: a store no host syncs has
+// no owners.
+func (s *Syncer) homes() map[string]string {
 	if s.Host == "" {
-		return nil, nil
+		return nil
 	}
 	t, err := fsutil.Open(s.Root)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
 	defer t.Close()
-	recs := fleet.Records(t)
-	for host := range recs {
-		if host != s.Host {
-			others = append(others, host)
-		}
-	}
-	slices.Sort(others)
-	return fleet.Owners(recs), others
+	return fleet.Owners(fleet.Records(t))
 }
 
 func (s *Syncer) now() time.Time {

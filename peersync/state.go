@@ -109,7 +109,7 @@ func agentRules(rule, id string) []string {
 // homeExcludes are the pull's --exclude rules for the agents whose home
 // is this host and for this host's own record.
 func (s *Syncer) homeExcludes() []string {
-	owners, _ := s.homes()
+	owners := s.homes()
 	var out []string
 	for _, id := range sortedKeys(owners) {
 		if owners[id] == s.Host {
@@ -122,22 +122,22 @@ func (s *Syncer) homeExcludes() []string {
 	return out
 }
 
-// othersExcludes are the push's --exclude rules: the rewritten files of
-// the agents whose home is another host, and the other hosts' records.
-// (An agent no host claims has no owner: whoever pushes its files last
-// wins, as with plain rsync.)
+// othersExcludes are the push's filter rules: the rewritten files of
+// the agents whose home is this host, and its own record, go; those of
+// every other agent and the other hosts' records stay. An agent no host
+// claims (its host does not run st sync, or runs an older version) has no
+// owner to send its files: pulls bring them (settle keeps the newer), and
+// no push ever puts a copy over its own host's.
 func (s *Syncer) othersExcludes() []string {
-	owners, others := s.homes()
+	owners := s.homes()
 	var out []string
 	for _, id := range sortedKeys(owners) {
-		if owners[id] != s.Host {
-			out = append(out, agentRules("--exclude=", id)...)
+		if owners[id] == s.Host {
+			out = append(out, agentRules("--include=", id)...)
 		}
 	}
-	for _, host := range others {
-		out = append(out, "--exclude=/"+fleet.RecordPath(host))
-	}
-	return out
+	out = append(out, agentRules("--exclude=", "*")...)
+	return append(out, "--include=/"+fleet.RecordPath(s.Host), "--exclude=/"+fleet.Dir+"/*.json")
 }
 
 func sortedKeys(m map[string]string) []string {
