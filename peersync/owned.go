@@ -15,7 +15,7 @@ import (
 //
 //   - an agent's rewritten files (status, now.md, its logs and hook state)
 //     belong to its home host (fleet.Owners), a host record to its host;
-//   - a host sends only what it owns (othersExcludes), and its copy
+//   - a host sends only what it owns (ownedOnly), and its copy
 //     replaces whatever the receiver holds;
 //   - a pull never takes the files this host owns (homeExcludes); of the
 //     rest it keeps the peer's copy only when the peer's record of the

@@ -41,13 +41,13 @@ var commonStateArgs = []string{"--update", "--info=skip1"}
 var ownedStateArgs = []string{"--info=skip1", "--modify-window=-1"}
 
 // pushState is a push's. A host sends only the rewritten files it owns
-// (othersExcludes) and its copy of them wins on the peer. mkpath adds
+// (ownedOnly) and its copy of them wins on the peer. mkpath adds
 // --mkpath, which also creates the store folder on a fresh peer (rsync
 // 3.2.3 and later; Push retries without it).
 func (s *Syncer) pushState(mkpath bool) rsyncState {
 	args := slices.Clone(commonStateArgs)
 	if s.Host != "" {
-		args = append(slices.Clone(ownedStateArgs), s.othersExcludes()...)
+		args = append(slices.Clone(ownedStateArgs), s.ownedOnly()...)
 	}
 	if mkpath {
 		args = append(args, "--mkpath")
@@ -122,13 +122,13 @@ func (s *Syncer) homeExcludes() []string {
 	return out
 }
 
-// othersExcludes are the push's filter rules: the rewritten files of
+// ownedOnly are the push's filter rules: the rewritten files of
 // the agents whose home is this host, and its own record, go; those of
 // every other agent and the other hosts' records stay. An agent no host
 // claims (its host does not run st sync, or runs an older version) has no
 // owner to send its files: pulls bring them (settle keeps the newer), and
 // no push ever puts a copy over its own host's.
-func (s *Syncer) othersExcludes() []string {
+func (s *Syncer) ownedOnly() []string {
 	owners := s.homes()
 	var out []string
 	for _, id := range sortedKeys(owners) {

@@ -14,9 +14,9 @@
 // host: who owns a file decides which copy stands, never modification
 // times (owned.go). A host sends only the rewritten files it owns, a
 // pull never takes a peer's copy of them, and a relayed copy is kept
-// only when it is at least as new as the one here by its owner's own
-// record, so a home host is never reverted, whoever pushes last, and no
-// host's clock matters.
+// only when the owner's record that came with it is newer than the one
+// here, so a home host is never reverted, whoever pushes last, and no
+// two hosts' clocks are compared.
 //
 // The package prints nothing itself except the progress lines st has
 // always written to stderr (Log); rsync's stdout goes to Stdout.
