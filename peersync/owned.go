@@ -89,7 +89,10 @@ func recordHost(rel string) (string, bool) {
 		return "", false
 	}
 	host, ok := strings.CutSuffix(name, ".json")
-	return host, ok && host != "" && rel == fleet.RecordPath(host)
+	if !ok || host == "" || rel != fleet.RecordPath(host) {
+		return "", false
+	}
+	return host, true
 }
 
 // newerHere reports whether the copy of rel put aside has a later
