@@ -91,10 +91,13 @@ func (s *Server) serveStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The page acts for a person, not for id: where id lives on another
-	// host, the change is held back there (fleet.ForOwner) and the page
-	// says so.
-	tw, home := hostfleet.ForOwner(s.t, id, "", s.cfg.Host)
-	if err := status.Set(tw, id, state); err != nil {
+	// host, which alone writes its status, the change is refused
+	// (fleet.HomeElsewhere) and the page says where to make it.
+	if home := hostfleet.HomeElsewhere(s.t, id, "", s.cfg.Host); home != "" {
+		s.fail(w, r, http.StatusConflict, hostfleet.NotHome(id, home, "status").Error())
+		return
+	}
+	if err := status.Set(s.t, id, state); err != nil {
 		code := http.StatusInternalServerError
 		var se *sterr.Error
 		if errors.As(err, &se) {
@@ -104,9 +107,6 @@ func (s *Server) serveStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	message := "status: " + state
-	if home != "" {
-		message += " (" + hostfleet.OwnerNote(id, home) + ")"
-	}
 	s.done200(w, r, map[string]any{"ok": true, "status": state, "message": message},
 		"/agent/"+id+"?status="+url.QueryEscape(state))
 }

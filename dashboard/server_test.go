@@ -245,18 +245,16 @@ func TestSetStatus(t *testing.T) {
 }
 
 // TestSetStatusOfAnAgentLivingElsewhere: the page acts for a person, so
-// setting the status of an agent whose home is another host is stamped
-// behind the copy it replaces (no sync puts it over the home's copy) and
-// the answer says so.
+// setting the status of an agent whose home is another host, which alone
+// writes it, is refused with the home's name, and nothing is written.
 func TestSetStatusOfAnAgentLivingElsewhere(t *testing.T) {
 	root := writeStore(t, agentFolders)
-	home := time.Now().Add(-time.Minute).Truncate(time.Second)
+	home := time.Now().Add(-time.Minute)
 	if err := os.WriteFile(filepath.Join(root, "bob/status"), []byte("dnd\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	os.Chtimes(filepath.Join(root, "bob/status"), home, home)
 	os.MkdirAll(filepath.Join(root, ".st-hosts"), 0o755)
-	record := fmt.Sprintf(`{"host":"hostb","at":%d,"lastOK":0,"agents":{"bob":%d}}`, home.UnixMilli(), home.UnixMilli())
+	record := fmt.Sprintf(`{"host":"hostb","at":%d,"lastOK":0,"agents":{"bob":%d},"claims":{"bob":1}}`, home.UnixMilli(), home.UnixMilli())
 	if err := os.WriteFile(filepath.Join(root, ".st-hosts/hostb.json"), []byte(record), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -264,12 +262,17 @@ func TestSetStatusOfAnAgentLivingElsewhere(t *testing.T) {
 	r := post(s, "/agent/bob/status", url.Values{"state": {"away"}})
 	r.Header.Set("Accept", "application/json")
 	res, body := do(t, s.Handler(), r)
-	if res.StatusCode != http.StatusOK || !strings.Contains(body, "bob lives on hostb") {
-		t.Fatalf("set = %d %s, want 200 and the note", res.StatusCode, body)
+	if res.StatusCode != http.StatusConflict || !strings.Contains(body, "bob lives on hostb") {
+		t.Fatalf("set = %d %s, want 409 naming bob's home", res.StatusCode, body)
 	}
-	fi, err := os.Stat(filepath.Join(root, "bob/status"))
-	if got, _ := os.ReadFile(filepath.Join(root, "bob/status")); err != nil || string(got) != "away\n" || !fi.ModTime().Before(home) {
-		t.Errorf("bob/status = %q at %v, want away stamped before the home's copy (%v)", got, fi.ModTime(), home)
+	if got, _ := os.ReadFile(filepath.Join(root, "bob/status")); string(got) != "dnd\n" {
+		t.Errorf("bob/status = %q after a refused set, want dnd", got)
+	}
+	s = newServer(t, root, func(c *Config) { c.Host = "hostb" })
+	r = post(s, "/agent/bob/status", url.Values{"state": {"away"}})
+	r.Header.Set("Accept", "application/json")
+	if res, body := do(t, s.Handler(), r); res.StatusCode != http.StatusOK {
+		t.Errorf("set on bob's home = %d %s, want 200", res.StatusCode, body)
 	}
 }
 

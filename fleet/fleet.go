@@ -6,10 +6,12 @@
 //	.st-hosts/<host>.json
 //
 // A record names the host, the moment it was written (At, just before a
-// transfer, so a push carries it), the host's last successful push and
-// pull, and the agents it claims. Only its host writes it, replacing it
-// whole, each time with a later modification time (fsutil.WriteAtomic),
-// so a sync that keeps the newer copy carries only the newest.
+// transfer, so a push carries it; on the host's own clock, never going
+// back), the host's last successful push and pull, and the agents it
+// claims. Only its host writes it, replacing it whole; st sync carries
+// it from that host only, and a copy relayed through another root is
+// taken when its At is later than the one already here (comparing the
+// host's clock with itself).
 //
 // Older st versions left one file per sync, .st-hosts/<host>/<unix-ms>.json;
 // those are still read (the newest of a host's wins against its current
@@ -77,9 +79,17 @@ type Record struct {
 	// again): its old failure or age must not mark the host for ever.
 	PushTried int64 `json:"pushTried,omitempty"`
 	PullTried int64 `json:"pullTried,omitempty"`
-	// Agents maps each agent the host claims to the time of the agent's
-	// newest own write there (its home mark, home.go).
+	// Agents maps each agent that wrote its own state on the host lately
+	// to the time of its newest write there (its home mark, home.go, on
+	// the host's clock): what older versions decide homes by, and what
+	// the double-claim warning compares.
 	Agents map[string]int64 `json:"agents"`
+	// Claims maps each agent the host claims as its home to the claim's
+	// generation (claim.go): a move to another host claims one more than
+	// the newest claim it knows, so every host orders the claims the same
+	// way without comparing clocks. Nil in records of older versions,
+	// whose Agents are claims of generation 0.
+	Claims map[string]int64 `json:"claims"`
 	// Foreign is what older versions wrote (agents that first arrived by
 	// a pull); it is read and dropped.
 	Foreign []string `json:"foreign,omitempty"`
@@ -152,6 +162,10 @@ func scan(t *fsutil.Tree) map[string]*entry {
 }
 
 func valid(h string) bool { return h != "" && HostName(h) == h }
+
+// ReadRecord reads a record of host h kept at rel (st sync reads the copy
+// a pull put aside, Syncer.settle).
+func ReadRecord(t *fsutil.Tree, rel, h string) (Record, bool) { return readRecord(t, rel, h) }
 
 // readRecord reads one record of host h (a record or a tombstone).
 func readRecord(t *fsutil.Tree, rel, h string) (Record, bool) {

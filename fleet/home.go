@@ -107,3 +107,22 @@ func HomeMarks(stateDir, root string) map[string]int64 {
 	}
 	return out
 }
+
+// Unmark removes agent's mark for root on this machine, unless the agent
+// wrote again since the mark read seen (unix ms, HomeMarks): the host
+// gives the agent up (Claimed), and the agent's next own write here
+// claims it anew. Best effort.
+func Unmark(stateDir, root, agent string, seen int64) {
+	if stateDir == "" {
+		return
+	}
+	key, _ := homeKey(root)
+	t, err := fsutil.Open(filepath.Join(stateDir, homesDir, key))
+	if err != nil {
+		return
+	}
+	defer t.Close()
+	if fi, err := t.Stat(agent); err == nil && fi.ModTime().UnixMilli() == seen {
+		_ = t.Remove(agent) // best effort, as the doc says
+	}
+}

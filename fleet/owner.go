@@ -1,29 +1,33 @@
 package fleet
 
-import "github.com/smalltalk-go/st/internal/fsutil"
+import (
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/sterr"
+)
 
-// ForOwner returns the tree through which writer, on host local,
-// rewrites agent id's status or now.md, and id's home when that is
-// another host. Each such file has one writer, the agent's home: a
-// rewrite made elsewhere by anyone but id itself goes through
-// t.Behind(), stamped behind the copy it replaces, so no sync puts it
-// over the home's copy and the home's copy replaces it at the next sync.
-// id's own write is never held back (that is how an agent moves to a
-// host), nor is any write in a store no host syncs. Callers tell the
-// writer when home is not "".
-func ForOwner(t *fsutil.Tree, id, writer, local string) (w *fsutil.Tree, home string) {
+// HomeElsewhere returns the host that alone rewrites agent id's status
+// and now.md when writer, on host local, may not: id lives on another
+// host and writer is not id itself. "" means the write may go ahead: id's
+// own write is never refused (that is how an agent moves to a host), nor
+// is any write in a store no host syncs or for an agent no host claims.
+// st sync carries those files from their home host only, so a rewrite
+// made elsewhere would never reach anyone and would be replaced at the
+// next sync: callers refuse it (NotHome).
+func HomeElsewhere(t *fsutil.Tree, id, writer, local string) string {
 	if writer == id {
-		return t, ""
+		return ""
 	}
-	home = Owners(Records(t))[id]
-	if home == "" || home == local {
-		return t, ""
+	home := Owners(Records(t))[id]
+	if home == local {
+		return ""
 	}
-	return t.Behind(), home
+	return home
 }
 
-// OwnerNote is what a writer is told when ForOwner held its rewrite of
-// id's state back because id lives on home.
-func OwnerNote(id, home string) string {
-	return "note: " + id + " lives on " + home + ", which alone writes its status and now.md: this change stays here until the next sync brings " + id + "'s own back"
+// NotHome is the error for a rewrite of id's status or now.md that
+// HomeElsewhere refuses because id lives on home.
+func NotHome(id, home, what string) *sterr.Error {
+	return sterr.New(sterr.NotHome,
+		id+" lives on "+home+", which alone writes its "+what+": run this on "+home+" (st sync carries it here)",
+		map[string]any{"identity": id, "home": home})
 }

@@ -5,15 +5,15 @@ import (
 	"time"
 )
 
-// ForOwner holds a rewrite back only when another host claims the agent
-// and the writer is not the agent itself.
-func TestForOwner(t *testing.T) {
+// HomeElsewhere refuses a rewrite only when another host claims the
+// agent and the writer is not the agent itself.
+func TestHomeElsewhere(t *testing.T) {
 	tr := tree(t)
 	now := time.Now().UnixMilli()
-	if _, home := ForOwner(tr, "bob", "carol", "hosta"); home != "" {
-		t.Errorf("a store no host syncs: held back for %q", home)
+	if home := HomeElsewhere(tr, "bob", "carol", "hosta"); home != "" {
+		t.Errorf("a store no host syncs: refused for %q", home)
 	}
-	Write(tr, Record{Host: "hostb", At: now, Agents: map[string]int64{"bob": now}})
+	Write(tr, Record{Host: "hostb", At: now, Agents: map[string]int64{"bob": now}, Claims: map[string]int64{"bob": 1}})
 	for _, c := range []struct {
 		name, id, writer, local, home string
 	}{
@@ -24,9 +24,8 @@ func TestForOwner(t *testing.T) {
 		{"an agent no host claims", "dave", "carol", "hosta", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			w, home := ForOwner(tr, c.id, c.writer, c.local)
-			if home != c.home || (w == tr) != (c.home == "") {
-				t.Errorf("ForOwner = (same tree %v, %q), want home %q", w == tr, home, c.home)
+			if home := HomeElsewhere(tr, c.id, c.writer, c.local); home != c.home {
+				t.Errorf("HomeElsewhere = %q, want %q", home, c.home)
 			}
 		})
 	}

@@ -144,39 +144,23 @@ func (f Fleet) AgentHost(id string) (Host, bool) {
 // writes on more than one host.
 func (f Fleet) OtherClaims(id string) []string { return f.others[id] }
 
-// Owners maps each claimed agent to its host: the newest claim (the
-// agent's newest own write) wins, so an agent that moves to another host
-// lives there from its first write there; ties go to the host whose name
-// sorts first.
-func Owners(recs map[string]Record) map[string]string {
-	owner := map[string]string{}
-	when := map[string]int64{}
-	for host, r := range recs {
-		for id, at := range r.Agents {
-			prev, ok := owner[id]
-			if !ok || at > when[id] || at == when[id] && host < prev {
-				owner[id], when[id] = host, at
-			}
-		}
-	}
-	return owner
-}
-
 // DoubleClaimWindow is how close to the winning claim another host's
 // claim of the same agent must be to count as a double claim rather
 // than a home the agent has left: an agent active on two hosts refreshes
 // both claims every few minutes (home.go).
 const DoubleClaimWindow = time.Hour
 
-// DoubleClaims maps each agent that more than one host claims within
-// DoubleClaimWindow of its newest claim to those other hosts, sorted.
+// DoubleClaims maps each agent that wrote its own state on another host
+// than its home within DoubleClaimWindow of its newest write at home to
+// those other hosts, sorted. (The window compares two hosts' clocks: it
+// only decides a warning, never which copy wins.)
 func DoubleClaims(recs map[string]Record) map[string][]string {
 	owners := Owners(recs)
 	out := map[string][]string{}
 	for host, r := range recs {
 		for id, at := range r.Agents {
-			home := owners[id]
-			if host != home && recs[home].Agents[id]-at <= DoubleClaimWindow.Milliseconds() {
+			home, ok := owners[id]
+			if ok && host != home && recs[home].Agents[id]-at <= DoubleClaimWindow.Milliseconds() {
 				out[id] = append(out[id], host)
 			}
 		}

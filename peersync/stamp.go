@@ -29,29 +29,39 @@ func outcomeOf(err error) outcome {
 // pull: before the transfer, so a push carries it, and after it, moving
 // the direction's last success or noting its failure. The host claims
 // the agents that wrote their own state in this root here (their home
-// marks, fleet.HomeMarks), each with the time of its newest write, so
-// a message for bob that reaches this host first does not make bob live
-// here. Without a Host it does nothing. It returns the records the
-// prune removed; a failure to write the record does not fail the sync.
-func (s *Syncer) stamp(stage string, o outcome) []string {
+// marks, fleet.HomeMarks) with the generations fleet.Claimed gives
+// them, so a message for bob that reaches this host first does not make
+// bob live here; it gives up those another host's newer claim took
+// (their marks go, fleet.Unmark), and returns them with the records the
+// prune removed. Without a Host it does nothing; a failure to write the
+// record does not fail the sync.
+func (s *Syncer) stamp(stage string, o outcome) (pruned, yielded []string) {
 	if s.Host == "" {
-		return nil
+		return nil, nil
 	}
 	t, err := fsutil.Open(s.Root)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	defer t.Close()
 	now := s.now().UnixMilli()
-	own := fleet.Records(t)[s.Host]
+	recs := fleet.Records(t)
+	own := recs[s.Host]
 	rec := fleet.Record{Host: s.Host, At: now, LastPush: own.LastPush, LastPull: own.LastPull,
 		PushFailing: own.PushFailing, PullFailing: own.PullFailing,
-		PushTried: own.PushTried, PullTried: own.PullTried, Agents: map[string]int64{}}
+		PushTried: own.PushTried, PullTried: own.PullTried}
+	marked := map[string]int64{}
 	for id, at := range fleet.HomeMarks(s.StateDir, s.Root) {
 		if layout.ValidAgent(id) {
-			rec.Agents[id] = at
+			marked[id] = at
 		}
 	}
+	rec.Claims, yielded = fleet.Claimed(recs, s.Host, marked)
+	for _, id := range yielded {
+		fleet.Unmark(s.StateDir, s.Root, id, marked[id])
+		delete(marked, id)
+	}
+	rec.Agents = fleet.Recent(own, marked, s.now())
 	last, failing, tried := &rec.LastPush, &rec.PushFailing, &rec.PushTried
 	if stage == "pull" {
 		last, failing, tried = &rec.LastPull, &rec.PullFailing, &rec.PullTried
@@ -65,13 +75,15 @@ func (s *Syncer) stamp(stage string, o outcome) []string {
 		}
 		*tried = now
 	}
-	removed, _ := fleet.Write(t, rec)
-	return removed
+	pruned, _ = fleet.Write(t, rec)
+	slices.Sort(yielded)
+	return pruned, yielded
 }
 
-// homeAgents lists the agents of the root whose home is this host: the
-// newest claim of each (fleet.Owners) is this host's.
-func (s *Syncer) homeAgents() []string {
+// homes maps each claimed agent of the root to its home host
+// (fleet.Owners). Without a Host it is empty: a store no host syncs has
+// no owners.
+func (s *Syncer) homes() map[string]string {
 	if s.Host == "" {
 		return nil
 	}
@@ -80,14 +92,7 @@ func (s *Syncer) homeAgents() []string {
 		return nil
 	}
 	defer t.Close()
-	var out []string
-	for id, host := range fleet.Owners(fleet.Records(t)) {
-		if host == s.Host {
-			out = append(out, id)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return fleet.Owners(fleet.Records(t))
 }
 
 func (s *Syncer) now() time.Time {

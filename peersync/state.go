@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"slices"
 	"strings"
 
@@ -23,36 +24,55 @@ type rsyncState struct {
 	skipped *[]string
 }
 
-// commonStateArgs go with every transfer:
+// commonStateArgs go with every transfer of a store no host syncs by
+// name (no Host: no records, no owners), and with the removals by name:
 //
-//   - --update: a receiver never replaces a file that is newer there.
-//     Every file st rewrites has one writer (the agent's home host, or
-//     for a host record the host) whose rewrites each leave a later
-//     modification time (fsutil.NextModTime), so the newer copy is the
-//     newer write and a host pushing its old copy of another agent's
-//     status changes nothing. Files written once are never rewritten.
+//   - --update: a receiver never replaces a file that is newer there,
+//     the best a store without owners can do;
 //   - --info=skip1: rsync names each file it skips for size (and each it
 //     skips as newer, which skipScanner drops).
 var commonStateArgs = []string{"--update", "--info=skip1"}
 
-// pushState is a push's: --mkpath also creates the store folder on a
-// fresh peer (rsync 3.2.3 and later; Push retries without it).
-func pushState() rsyncState {
-	return rsyncState{args: append(slices.Clone(commonStateArgs), "--mkpath")}
+// ownedStateArgs go with every push and pull of a host. Who owns a file
+// decides what travels, not its modification time (owned.go), so there
+// is no --update: a file travels when it differs. --modify-window=-1
+// makes rsync's quick check compare modification times to the
+// nanosecond, so two rewrites of one size within a second differ.
+var ownedStateArgs = []string{"--info=skip1", "--modify-window=-1"}
+
+// pushState is a push's. A host sends only the rewritten files it owns
+// (ownedOnly) and its copy of them wins on the peer. mkpath adds
+// --mkpath, which also creates the store folder on a fresh peer (rsync
+// 3.2.3 and later; Push retries without it).
+func (s *Syncer) pushState(mkpath bool) rsyncState {
+	args := slices.Clone(commonStateArgs)
+	if s.Host != "" {
+		args = append(slices.Clone(ownedStateArgs), s.ownedOnly()...)
+	}
+	if mkpath {
+		args = append(args, "--mkpath")
+	}
+	return rsyncState{args: args}
 }
 
-// pullState is a pull's: besides --update, the files this host alone
-// writes never come from a peer (homeExcludes).
+// pullState is a pull's: the files this host alone writes never come
+// from a peer (homeExcludes), and every file the pull replaces is put
+// aside in replacedDir, for settle to put back where the peer's copy is
+// older than this host's.
 func (s *Syncer) pullState() rsyncState {
-	return rsyncState{args: append(slices.Clone(commonStateArgs), s.homeExcludes()...)}
+	if s.Host == "" {
+		return rsyncState{args: slices.Clone(commonStateArgs)}
+	}
+	args := append(slices.Clone(ownedStateArgs), "--backup", "--backup-dir="+replacedDir)
+	return rsyncState{args: append(args, s.homeExcludes()...)}
 }
 
 // rewritten are the files of an agent that its home host rewrites or
-// appends to, relative to the agent's folder: a pull never takes a
-// peer's copy of them for an agent that lives here. (Its inbox,
-// archive, decisions, acks, reservations, resources and sent-trace
-// marks are written once
-// under fresh names and travel both ways.)
+// appends to, relative to the agent's folder: only the home host sends
+// them, and a pull never takes a peer's copy of them for an agent that
+// lives here. (Its inbox, archive, decisions, acks, reservations,
+// resources and sent-trace marks are written once under fresh names and
+// travel both ways.)
 var rewritten = []string{
 	"status",
 	"name",
@@ -63,20 +83,69 @@ var rewritten = []string{
 	"traces/*.json",
 }
 
-// homeExcludes are the pull's --exclude rules for the agents whose home
-// is this host (homeAgents) and for this host's own record. Agent names
-// hold only [a-z0-9.-] and host names [A-Za-z0-9._-], none of them
-// special in a pattern.
-func (s *Syncer) homeExcludes() []string {
+// isRewritten reports whether rel, relative to an agent's folder, is one
+// of the rewritten files.
+func isRewritten(rel string) bool {
+	for _, p := range rewritten {
+		if ok, _ := path.Match(p, rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// agentRules are the rsync filter rules (rule is "--exclude=" or
+// "--include=") for the rewritten files of agent id. Agent names hold
+// only [a-z0-9.-] and host names [A-Za-z0-9._-], none of them special in
+// a pattern.
+func agentRules(rule, id string) []string {
 	var out []string
-	for _, id := range s.homeAgents() {
-		for _, rel := range rewritten {
-			out = append(out, "--exclude=/"+id+"/"+rel)
+	for _, rel := range rewritten {
+		out = append(out, rule+"/"+id+"/"+rel)
+	}
+	return out
+}
+
+// homeExcludes are the pull's --exclude rules for the agents whose home
+// is this host and for this host's own record.
+func (s *Syncer) homeExcludes() []string {
+	owners := s.homes()
+	var out []string
+	for _, id := range sortedKeys(owners) {
+		if owners[id] == s.Host {
+			out = append(out, agentRules("--exclude=", id)...)
 		}
 	}
 	if s.Host != "" {
 		out = append(out, "--exclude=/"+fleet.RecordPath(s.Host))
 	}
+	return out
+}
+
+// ownedOnly are the push's filter rules: the rewritten files of
+// the agents whose home is this host, and its own record, go; those of
+// every other agent and the other hosts' records stay. An agent no host
+// claims (its host does not run st sync, or runs an older version) has no
+// owner to send its files: pulls bring them (settle keeps the newer), and
+// no push ever puts a copy over its own host's.
+func (s *Syncer) ownedOnly() []string {
+	owners := s.homes()
+	var out []string
+	for _, id := range sortedKeys(owners) {
+		if owners[id] == s.Host {
+			out = append(out, agentRules("--include=", id)...)
+		}
+	}
+	out = append(out, agentRules("--exclude=", "*")...)
+	return append(out, "--include=/"+fleet.RecordPath(s.Host), "--exclude=/"+fleet.Dir+"/*.json")
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
 	return out
 }
 

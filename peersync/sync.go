@@ -10,12 +10,13 @@
 // and after every transfer, removes such byte-identical inbox twins.
 //
 // Files an agent rewrites (status, context/now.md, its event logs...)
-// have one writer, the agent's home host, whose every rewrite leaves a
-// later modification time (fsutil.WriteAtomic, AppendLine). A transfer
-// never replaces a newer copy with an older one (rsync --update), and a
-// pull never takes a peer's copy of the rewritten files of the agents
-// that live here (state.go), so the newest write wins everywhere and a
-// home host is never reverted, whoever pushes last.
+// have one writer, the agent's home host, and each host's record has its
+// host: who owns a file decides which copy stands, never modification
+// times (owned.go). A host sends only the rewritten files it owns, a
+// pull never takes a peer's copy of them, and a relayed copy is kept
+// only when the owner's record that came with it is newer than the one
+// here, so a home host is never reverted, whoever pushes last, and no
+// two hosts' clocks are compared.
 //
 // The package prints nothing itself except the progress lines st has
 // always written to stderr (Log); rsync's stdout goes to Stdout.
@@ -70,7 +71,8 @@ type Syncer struct {
 //   - ".*.??????": rsync's own temp file ("." + name + "." + 6 random
 //     characters) when another rsync is writing into this root now;
 //   - "/.st-locks/": the lock files of a store on a shared filesystem
-//     (fsutil.SharedLockDir), which mean nothing on another one.
+//     (fsutil.SharedLockDir), which mean nothing on another one;
+//   - "/.st-replaced/": the copies a pull put aside (owned.go).
 //
 // Other dot-files (context/.flush-errors.log) still travel.
 var rsyncExcludes = []string{
@@ -78,6 +80,7 @@ var rsyncExcludes = []string{
 	"--exclude=.*[0-9]",
 	"--exclude=.*.??????",
 	"--exclude=/" + fsutil.SharedLockDir + "/",
+	"--exclude=/" + replacedDir + "/",
 }
 
 // rsyncSafety keeps what a peer ships from making the local store unsafe
@@ -135,20 +138,21 @@ func (s *Syncer) Push(spec string) error {
 	}
 	from := s.Root + "/"
 	s.stamp("push", starting)
-	_, err = s.transfer("push", from, target, pushState())
+	_, err = s.transfer("push", from, target, s.pushState(true))
 	if isLocal(spec) || err == nil || !mkpathUnknown(err) {
 		s.stamp("push", outcomeOf(err))
 		return err
 	}
 	// An rsync older than 3.2.3 (here or on the peer) lacks --mkpath.
 	fmt.Fprintln(s.Log, "# push: rsync has no --mkpath; trying without it (the peer's store folder must exist)")
-	_, err = s.transfer("push", from, target, rsyncState{args: commonStateArgs})
+	_, err = s.transfer("push", from, target, s.pushState(false))
 	s.stamp("push", outcomeOf(err))
 	return err
 }
 
 // Pull fetches the peer into the root (created if missing): sweep,
-// rsync, sweep.
+// rsync, settle (owned.go), sweep; then, for the agents another host's
+// claim just took from this one, their new home's state.
 func (s *Syncer) Pull(spec string) error {
 	target, err := s.resolve(spec)
 	if err != nil {
@@ -157,10 +161,14 @@ func (s *Syncer) Pull(spec string) error {
 	if err := os.MkdirAll(s.Root, 0o777); err != nil {
 		return err
 	}
-	pruned := s.stamp("pull", starting)
+	s.settle() // what a pull cut short left aside
+	pruned, _ := s.stamp("pull", starting)
 	twins, err := s.transfer("pull", target, s.Root+"/", s.pullState())
-	pruned = append(pruned, s.stamp("pull", outcomeOf(err))...)
+	s.settle()
+	after, yielded := s.stamp("pull", outcomeOf(err))
+	pruned = append(pruned, after...)
 	if err == nil {
+		s.pullAgents(target, yielded)
 		s.removeOnPeer(target, twins, pruned)
 	}
 	return err

@@ -24,7 +24,10 @@ func (c *contextWriteCmd) Run(a *app) error {
 		return err
 	}
 	defer t.Close()
-	n, err := agentctx.WriteNow(a.forOwner(t, id), id, body)
+	if err := a.notHome(t, id, "now.md"); err != nil {
+		return err
+	}
+	n, err := agentctx.WriteNow(t, id, body)
 	if err != nil {
 		return err
 	}

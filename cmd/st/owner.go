@@ -1,19 +1,17 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/internal/fsutil"
 )
 
-// forOwner returns the tree to rewrite agent id's status or now.md
-// through (fleet.ForOwner), telling the user on stderr when the rewrite
-// is held back because id lives on another host.
-func (a *app) forOwner(t *fsutil.Tree, id string) *fsutil.Tree {
-	w, home := fleet.ForOwner(t, id, a.envAgent(), fleet.Local(a.env.Get("ST_HOST")))
-	if home != "" {
-		fmt.Fprintf(a.stderr, "%s: %s\n", a.name, fleet.OwnerNote(id, home))
+// notHome refuses a rewrite of agent id's what (its status, its now.md)
+// on a host that is not id's home, unless $ST_AGENT is id itself (that is
+// how an agent moves here): st sync carries those files from the home
+// only, so the change would never stand (fleet.HomeElsewhere).
+func (a *app) notHome(t *fsutil.Tree, id, what string) error {
+	if home := fleet.HomeElsewhere(t, id, a.envAgent(), fleet.Local(a.env.Get("ST_HOST"))); home != "" {
+		return fleet.NotHome(id, home, what)
 	}
-	return w
+	return nil
 }

@@ -33,7 +33,10 @@ func (c *statusCmd) Run(a *app) error {
 		return err
 	}
 	defer t.Close()
-	if err := status.Set(a.forOwner(t, id), id, *c.Set); err != nil {
+	if err := a.notHome(t, id, "status"); err != nil {
+		return err
+	}
+	if err := status.Set(t, id, *c.Set); err != nil {
 		return err
 	}
 	a.markHome(id)

@@ -152,9 +152,11 @@ named in $ST_CONFIG/peers.yaml. Only folders and regular files up to 256 MiB
 are copied: a peer's symbolic links, FIFOs and devices are skipped. Each
 sync leaves this host's record in the store, so st agents and st overview
 can say where every agent lives: the host where the agent itself last
-wrote its status, context or messages. A copy never replaces a newer one,
-and a pull never takes a peer's copy of the status, now.md or event logs
-of an agent that lives here. A sync or sweep also removes the temp files
+wrote its status, context or messages. An agent's status, now.md and event
+logs travel from its home host only, and a host's record from that host:
+a pull never takes a peer's copy of them for an agent that lives here,
+and takes another host's only when the peer's record of that host is
+newer. No host's clock decides which copy wins. A sync or sweep also removes the temp files
 that killed rsync runs left behind, once they are an hour old; a pull also
 removes on the peer the archived messages' inbox copies and the old host
 records it just dropped here. "forget" drops a retired host's record here

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
-	"time"
 
 	"crypto/sha256"
 )
@@ -33,8 +32,7 @@ const tailChunk = 4096
 // when the tail is torn. There is no fsync: a crash may lose the last
 // records but never leaves a torn one that readers would accept. On a
 // failed write the file is truncated back to its previous size. As with
-// WriteAtomic, the file's modification time moves strictly forward
-// (NextModTime), so a shorter copy of the log never looks as new as it.
+// WriteAtomic, the modification time is the tree's clock.
 func (t *Tree) AppendLine(ctx context.Context, rel string, record []byte) error {
 	if len(record) == 0 || record[len(record)-1] != '\n' || bytes.IndexByte(record[:len(record)-1], '\n') >= 0 {
 		return ErrBadLine
@@ -67,11 +65,7 @@ func (t *Tree) AppendLine(ctx context.Context, rel string, record []byte) error 
 		closeQuietly(f)
 		return err
 	}
-	var prev time.Time
-	if fi.Size() > 0 { // a file this call created has no earlier version
-		prev = fi.ModTime()
-	}
-	if err := setModTime(f, NextModTime(prev, time.Now())); err != nil {
+	if err := setModTime(f, t.now()); err != nil {
 		closeQuietly(f)
 		return err
 	}

@@ -8,11 +8,12 @@ import (
 	"time"
 )
 
-// Every rewrite and every append leaves a modification time in a later
-// second than the one before (all rsync --update compares), however fast they come and even when the
-// file came from a clock that runs ahead: a sync keeping the newer copy
-// must be able to tell each version from the one before.
-func TestRewritesMoveModTimeForward(t *testing.T) {
+// A burst of rewrites and appends leaves every file stamped with the
+// clock, never ahead of it, and each rewrite with a time of its own to
+// the nanosecond (what st sync's quick check tells versions apart by);
+// a copy that came from a clock ahead does not pull the next rewrite
+// along.
+func TestBurstStaysOnTheClock(t *testing.T) {
 	tr, dir := open(t)
 	mtime := func(rel string) time.Time {
 		fi, err := os.Stat(filepath.Join(dir, rel))
@@ -21,81 +22,66 @@ func TestRewritesMoveModTimeForward(t *testing.T) {
 		}
 		return fi.ModTime()
 	}
-	var prev time.Time
-	for i := range 5 {
-		if err := tr.WriteAtomic("status", []byte{byte('a' + i%26)}); err != nil {
-			t.Fatal(err)
-		}
-		if got := mtime("status"); got.Unix() <= prev.Unix() {
-			t.Fatalf("write %d: mtime %v, not after %v", i, got, prev)
-		} else {
-			prev = got
-		}
-	}
-	prev = time.Time{}
-	for i := range 5 {
-		if err := tr.AppendLine(context.Background(), "log.jsonl", []byte("{}\n")); err != nil {
-			t.Fatal(err)
-		}
-		if got := mtime("log.jsonl"); got.Unix() <= prev.Unix() {
-			t.Fatalf("append %d: mtime %v, not after %v", i, got, prev)
-		} else {
-			prev = got
-		}
-	}
-	ahead := time.Now().Add(time.Hour).Truncate(time.Second)
+	ahead := time.Now().Add(time.Hour)
 	for _, rel := range []string{"status", "log.jsonl"} {
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte("{}\n"), 0o666); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.Chtimes(filepath.Join(dir, rel), ahead, ahead); err != nil {
 			t.Fatal(err)
 		}
 	}
-	tr.WriteAtomic("status", []byte("x"))
-	tr.AppendLine(context.Background(), "log.jsonl", []byte("{}\n"))
-	for _, rel := range []string{"status", "log.jsonl"} {
-		if got, want := mtime(rel), ahead.Add(ModTimeStep); !got.Equal(want) {
-			t.Errorf("%s after a copy from a clock ahead: mtime %v, want %v", rel, got, want)
+	var prev time.Time
+	for i := range 100 {
+		if err := tr.WriteAtomic("status", []byte{byte('a' + i%26), '\n'}); err != nil {
+			t.Fatal(err)
 		}
+		if err := tr.AppendLine(context.Background(), "log.jsonl", []byte("{}\n")); err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.Append("flush.log", []byte("x\n")); err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		for _, rel := range []string{"status", "log.jsonl", "flush.log"} {
+			if got := mtime(rel); got.After(now) {
+				t.Fatalf("write %d: %s stamped %v, ahead of the clock (%v)", i, rel, got, now)
+			}
+		}
+		if got := mtime("status"); !got.After(prev) {
+			t.Fatalf("write %d: status stamped %v, not after the rewrite before (%v)", i, got, prev)
+		}
+		prev = mtime("status")
 	}
 }
 
-// Through Behind, a rewrite of an existing file is stamped a whole
-// second before the copy it replaces, so the owner's copy wins any
-// rsync --update; a new file is stamped now, and the tree it came from
-// still moves forward.
-func TestBehindRewritesLoseToTheCopyTheyReplace(t *testing.T) {
+// Clock is the seam for a host whose clock is off: its writes carry
+// that clock's time, and so do those through a sub-tree of it.
+func TestClockStampsWrites(t *testing.T) {
 	tr, dir := open(t)
-	owner := time.Now().Add(-time.Minute).Truncate(time.Second).Add(300 * time.Millisecond)
-	if err := tr.WriteAtomic("status", []byte("busy\n")); err != nil {
+	skewed := time.Now().Add(-10 * time.Minute).Truncate(time.Millisecond)
+	c := tr.Clock(func() time.Time { return skewed })
+	if err := c.MkdirAll("bob/events"); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "status")
-	if err := os.Chtimes(path, owner, owner); err != nil {
+	if err := c.WriteAtomic("bob/status", []byte("dnd\n")); err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.Behind().WriteAtomic("status", []byte("away\n")); err != nil {
-		t.Fatal(err)
-	}
-	fi, err := os.Stat(path)
+	sub, err := c.Sub("bob")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := owner.Truncate(time.Second).Add(-ModTimeStep); !fi.ModTime().Equal(want) {
-		t.Errorf("behind rewrite: mtime %v, want %v", fi.ModTime(), want)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "away\n" {
-		t.Errorf("behind rewrite wrote %q", b)
-	}
-	before := time.Now().Add(-time.Second)
-	if err := tr.Behind().WriteAtomic("fresh", []byte("x")); err != nil {
+	defer sub.Close()
+	if err := sub.AppendLine(context.Background(), "events/s.jsonl", []byte("{}\n")); err != nil {
 		t.Fatal(err)
 	}
-	if fi, _ := os.Stat(filepath.Join(dir, "fresh")); fi.ModTime().Before(before) {
-		t.Errorf("a new file through Behind: mtime %v, want now", fi.ModTime())
-	}
-	if err := tr.WriteAtomic("status", []byte("dnd\n")); err != nil {
-		t.Fatal(err)
-	}
-	if fi, _ := os.Stat(path); fi.ModTime().Before(before) {
-		t.Errorf("the tree's own next rewrite: mtime %v, want now", fi.ModTime())
+	for _, rel := range []string{"bob/status", "bob/events/s.jsonl"} {
+		fi, err := os.Stat(filepath.Join(dir, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !fi.ModTime().Equal(skewed) {
+			t.Errorf("%s stamped %v, want the tree's clock %v", rel, fi.ModTime(), skewed)
+		}
 	}
 }

@@ -47,9 +47,9 @@ const (
 type Tree struct {
 	base string
 	root *os.Root
-	// behind makes WriteAtomic stamp a rewrite behind the copy it
-	// replaces (Behind).
-	behind bool
+	// clock stamps the modification time of each rewrite and append
+	// (Clock); nil means time.Now.
+	clock func() time.Time
 	// fs is the filesystem the tree is on, looked up once when first
 	// needed (nil: treated as a local one).
 	fs *fsOnce
@@ -71,16 +71,22 @@ func (t *Tree) shared() bool {
 	return t.fs.fs.Shared
 }
 
-// Behind is a view of t whose WriteAtomic stamps each rewrite of an
-// existing file a second behind the copy it replaces (BehindModTime)
-// instead of after it. It is for writes to files another host owns: a
-// sync that keeps the newer copy (rsync --update) then never carries
-// them to the owner, and the owner's copy replaces them at the next
-// sync. The view shares t's handle: close t, not the view.
-func (t *Tree) Behind() *Tree {
+// Clock is a view of t whose rewrites and appends (WriteAtomic,
+// AppendLine, Append) are stamped with now's time instead of the
+// system clock's: the seam through which a test runs a host whose clock
+// is off. The view shares t's handle: close t, not the view.
+func (t *Tree) Clock(now func() time.Time) *Tree {
 	v := *t
-	v.behind = true
+	v.clock = now
 	return &v
+}
+
+// now is the time a write is stamped with.
+func (t *Tree) now() time.Time {
+	if t.clock != nil {
+		return t.clock()
+	}
+	return time.Now()
 }
 
 // Open opens the tree at base, which must exist.
@@ -143,7 +149,7 @@ func (t *Tree) Sub(rel string) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Tree{base: filepath.Join(t.base, filepath.FromSlash(rel)), root: r, fs: t.fs}, nil
+	return &Tree{base: filepath.Join(t.base, filepath.FromSlash(rel)), root: r, fs: t.fs, clock: t.clock}, nil
 }
 
 // Close releases the tree. Closing a nil tree (a root that did not
@@ -185,6 +191,15 @@ func (t *Tree) Chmod(rel string, mode fs.FileMode) error { return t.root.Chmod(r
 
 // Remove deletes the file rel.
 func (t *Tree) Remove(rel string) error { return t.root.Remove(rel) }
+
+// RemoveAll deletes rel and everything under it.
+func (t *Tree) RemoveAll(rel string) error { return t.root.RemoveAll(rel) }
+
+// Replace renames from over to, replacing to (a copy put aside by a
+// sync going back in place of the one that replaced it).
+func (t *Tree) Replace(from, to string) error {
+	return t.pathError("replace", to, t.root.Rename(from, to))
+}
 
 // Chtimes sets the access and modification times of rel.
 func (t *Tree) Chtimes(rel string, fi fs.FileInfo) error {

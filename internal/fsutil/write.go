@@ -46,10 +46,10 @@ const (
 // is written, fsynced and renamed over rel, then the folder is fsynced.
 // The folder must exist. On error nothing is left behind.
 //
-// The new file's modification time is in a later second than the one it
-// replaces (NextModTime), so a sync that keeps the newer of two copies
-// (rsync --update) can tell every rewrite from the copy before it, even
-// two rewrites within one tick of the filesystem's coarse clock.
+// The new file's modification time is the tree's clock (Tree.Clock), to
+// the nanosecond: st sync never orders copies of a file by it (who owns
+// the file decides), but its quick check tells two rewrites within one
+// tick of the filesystem's coarse clock apart by it.
 func (t *Tree) WriteAtomic(rel string, data []byte) error {
 	return t.pathError("write", rel, t.writeAtomic(rel, data))
 }
@@ -73,49 +73,13 @@ func (t *Tree) writeAtomic(rel string, data []byte) error {
 	if _, err := pf.Write(data); err != nil {
 		return err
 	}
-	var prev time.Time
-	if fi, err := sub.Lstat(name); err == nil {
-		prev = fi.ModTime()
-	}
-	stamp := NextModTime(prev, time.Now())
-	if t.behind && !prev.IsZero() {
-		stamp = BehindModTime(prev)
-	}
-	if err := setModTime(pf.File, stamp); err != nil {
+	if err := setModTime(pf.File, t.now()); err != nil {
 		return err
 	}
 	if err := pf.CloseAtomicallyReplace(); err != nil {
 		return err
 	}
 	return syncRoot(sub)
-}
-
-// ModTimeStep is how much later than the copy it replaces a rewrite's
-// modification time is at least: one second, because that is all rsync
-// --update compares (a copy in the same second as the receiver's is not
-// "older" to it, and then one of a different size is copied over it).
-const ModTimeStep = time.Second
-
-// NextModTime is the modification time of a rewrite made at now of a
-// file whose current one is prev (zero when there is none): now, or the
-// second after prev's when the clock has not moved into a later second
-// (two writes in one second, a clock set back, or a copy that came from
-// a host whose clock is ahead). A burst of rewrites runs the file's time
-// ahead of the clock by a second each, which the next quiet second
-// takes back.
-func NextModTime(prev, now time.Time) time.Time {
-	if prev.IsZero() || now.Unix() > prev.Unix() {
-		return now
-	}
-	return time.Unix(prev.Unix()+1, 0)
-}
-
-// BehindModTime is the modification time of a rewrite that must lose to
-// the copy it replaces (Tree.Behind): a whole step before prev's, so
-// rsync --update, which compares whole seconds, takes any copy from the
-// owner over it.
-func BehindModTime(prev time.Time) time.Time {
-	return time.Unix(prev.Unix(), 0).Add(-ModTimeStep)
 }
 
 // isReplaceTemp matches renameio's temp names for target: "." + target

@@ -33,6 +33,7 @@ const (
 	InvalidSince                = "INVALID_SINCE"
 	WatchFlagConflict           = "WATCH_FLAG_CONFLICT"
 	IdentityRequiredForSuppress = "IDENTITY_REQUIRED_FOR_SUPPRESS"
+	NotHome                     = "NOT_HOME"
 	Internal                    = "INTERNAL_ERROR"
 )
 
