@@ -58,7 +58,7 @@ var Clients = []Client{
 	// whole, but the restart context stays as small as Codex's.
 	// Its run_shell_command may name the folder it runs in (dir_path).
 	{Family: Gemini, EditTools: GeminiEditTools, PathKeys: []string{"file_path"}, Budget: DefaultGeminiBudget, CursorDir: "st-gemini-hooks",
-		Tools: map[string]toolcall.Kind{"write_file": toolcall.Edit, "replace": toolcall.Edit, GeminiShellTool: toolcall.Shell},
+		Tools:       map[string]toolcall.Kind{"write_file": toolcall.Edit, "replace": toolcall.Edit, GeminiShellTool: toolcall.Shell},
 		ShellDirKey: "dir_path"},
 }
 

@@ -30,6 +30,10 @@ const budgetRefusal = "st could not check every file this call writes against th
 	"and other agents hold reservations (see them with: st reservations), so st refuses it rather than let it through unchecked. " +
 	"Change fewer files per call and retry."
 
+// slowCheck, when set, runs before each path is checked (a test slows
+// the check past the budget with it).
+var slowCheck func()
+
 // toolCallOf is the call as toolcall reads it: ok is false for a tool
 // that writes no file.
 func toolCallOf(c *call, cl Client) (tc toolcall.Call, ok bool) {
@@ -98,6 +102,9 @@ func writesDeny(c *call, cl Client) (reason, advice string, denied bool) {
 	c.opt.early.otherwise(Result{Stdout: c.denyOut(budgetRefusal)})
 	loc := reserve.NewLocator(reserve.HookWait)
 	for _, n := range eff.Writes {
+		if slowCheck != nil {
+			slowCheck()
+		}
 		if h, rel, ok := holderOf(loc, set, c.opt.Agent, n); ok {
 			return ReservedReason(rel, h, c.now), "reserved", true
 		}

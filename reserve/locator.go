@@ -34,7 +34,8 @@ func NewLocator(wait time.Duration) *Locator {
 // Locate returns the repository holding the absolute path p and p
 // relative to its top level, slash-separated, as Locate does.
 func (l *Locator) Locate(p string) (repo Where, rel string, ok bool) {
-	at := l.resolve(filepath.Clean(p))
+	p = filepath.Clean(p)
+	at := l.step(l.resolve(filepath.Dir(p)), p) // the file itself is not remembered: only its folder is asked again
 	if at.top == "" {
 		return Where{}, "", false
 	}
@@ -66,10 +67,15 @@ func (l *Locator) resolve(p string) located {
 		l.dirs[p] = at
 		return at
 	}
-	up := l.resolve(parent)
-	at = located{real: filepath.Join(up.real, filepath.Base(p)), top: up.top}
+	at = l.step(l.resolve(parent), p)
+	l.dirs[p] = at
+	return at
+}
+
+// step resolves p from up, its parent resolved.
+func (l *Locator) step(up located, p string) located {
+	at := located{real: filepath.Join(up.real, filepath.Base(p)), top: up.top}
 	if !up.exists {
-		l.dirs[p] = at
 		return at
 	}
 	fi, err := os.Lstat(at.real)
@@ -88,6 +94,5 @@ func (l *Locator) resolve(p string) located {
 	default:
 		at.exists = true
 	}
-	l.dirs[p] = at
 	return at
 }

@@ -31,16 +31,15 @@ func init() {
 		"tee":  func(in invocation) { in.writeAll(optSpec{}.parse(in.args).ops) },
 		"sed":  sedRule,
 		"perl": perlRule,
-		"cp":   copyRule(false),
-		"mv":   copyRule(true),
-		"ln":   copyRule(false),
+		"cp":   copyRule(false, copySpec),
+		"mv":   copyRule(true, copySpec),
+		"ln":   copyRule(false, copySpec),
 		"install": func(in invocation) {
-			o := optSpec{value: "mogtS", long: []string{"mode", "owner", "group", "target-directory", "suffix"}}.parse(in.args)
-			if o.any("d", "directory") {
+			if o := installSpec.parse(in.args); o.any("d", "directory") {
 				in.writeAll(o.ops)
 				return
 			}
-			copyRule(false)(in)
+			copyRule(false, installSpec)(in)
 		},
 		"rsync": rsyncRule,
 		"dd":    ddRule,
@@ -203,11 +202,17 @@ func perlRule(in invocation) {
 	in.writeAll(files)
 }
 
-// copyRule reads cp, mv and ln: the destination is written (in it, when
-// it is a folder, the sources' names); mv also removes its sources.
-func copyRule(moves bool) rule {
+var (
+	copySpec    = optSpec{value: "tS", long: []string{"target-directory", "suffix"}}
+	installSpec = optSpec{value: "mogtS", long: []string{"mode", "owner", "group", "target-directory", "suffix"}}
+)
+
+// copyRule reads cp, mv, ln and install: the destination is written (in
+// it, when it is a folder, the sources' names); mv also removes its
+// sources.
+func copyRule(moves bool, spec optSpec) rule {
 	return func(in invocation) {
-		o := optSpec{value: "tS", long: []string{"target-directory", "suffix"}}.parse(in.args)
+		o := spec.parse(in.args)
 		srcs, dst := o.ops, word{}
 		if t := o.values("t", "target-directory"); len(t) > 0 {
 			dst = t[len(t)-1]
@@ -633,7 +638,7 @@ func gitRule(in invocation) {
 			}
 		}
 	case "mv":
-		copyRule(true)(invocation{s: in.s, name: "git mv", args: rest})
+		copyRule(true, copySpec)(invocation{s: in.s, name: "git mv", args: rest})
 	case "apply":
 		o := optSpec{value: "pC", long: []string{"directory", "exclude", "include"}}.parse(rest)
 		switch {

@@ -38,4 +38,3 @@ func TestPatchPaths(t *testing.T) {
 		})
 	}
 }
-

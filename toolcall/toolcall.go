@@ -86,14 +86,14 @@ func Of(c Call) Effect {
 		return Effect{Writes: []Named{{Path: filepath.Clean(p)}}}
 	case Patch:
 		var e Effect
-		if c.Cwd == "" {
-			if slices.ContainsFunc(PatchPaths(c.Input), func(p string) bool { return !filepath.IsAbs(p) }) {
-				e.Blind = "st cannot tell which folder this apply_patch writes in: the working folder is unknown"
-			}
+		paths := PatchPaths(c.Input) // each once
+		if c.Cwd == "" && slices.ContainsFunc(paths, func(p string) bool { return !filepath.IsAbs(p) }) {
+			e.Blind = "st cannot tell which folder this apply_patch writes in: the working folder is unknown"
 		}
-		for _, p := range PatchPaths(c.Input) {
+		e.Writes = make([]Named, 0, len(paths))
+		for _, p := range paths {
 			if filepath.IsAbs(p) || c.Cwd != "" {
-				e.write(Named{Path: join(c.Cwd, p)})
+				e.Writes = append(e.Writes, Named{Path: join(c.Cwd, p)})
 			}
 		}
 		return e
