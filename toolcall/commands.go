@@ -3,6 +3,7 @@ package toolcall
 import (
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -539,21 +540,24 @@ func interpreterRule(in invocation, codeFlags string) {
 			code = append(code, w.text)
 		}
 	}
-	ops := o.ops
+	rest := in.args // what the code or script gets: its operands and options
 	switch {
 	case len(code) > 0 || len(o.vals["m"]) > 0:
-	case len(ops) > 0:
-		why = "st cannot tell what the script " + ops[0].text + " writes"
-		ops = ops[1:]
+		rest = o.ops
+	case len(o.ops) > 0:
+		why = "st cannot tell what the script " + o.ops[0].text + " writes"
+		i := slices.IndexFunc(in.args, func(w word) bool { return w.text == o.ops[0].text && !w.isFlag() })
+		rest = in.args[i+1:]
 	case in.stdin != "":
 		code = append(code, in.stdin)
+		rest = nil
 	}
 	for _, c := range code {
 		for _, t := range pathTokens(c) {
 			in.s.undecided(word{text: t, lit: true, pre: t}, why)
 		}
 	}
-	in.s.unknown(ops, why)
+	in.s.unknown(rest, why)
 }
 
 // maxTokens bounds the words of inline code read as paths.
