@@ -226,7 +226,7 @@ func (s *slimmer) scanInput(sc *jsonScan) error {
 				s.mu.Lock()
 				s.input = append(s.input, member{key, val})
 				if thinned {
-					s.input = append(s.input, member{[]byte(`"` + ThinnedKey + `"`), []byte("true")})
+					s.input = append(s.input, member{[]byte(`"` + ThinnedMember + `"`), []byte("true")})
 				}
 				s.mu.Unlock()
 				return nil
@@ -281,10 +281,10 @@ func (s *slimmer) scanCommand(sc *jsonScan) (val []byte, thinned bool, err error
 	return out, true, nil
 }
 
-// ThinnedKey is the tool_input member a thinned read adds when it
+// ThinnedMember is the tool_input member a thinned read adds when it
 // dropped lines of the command: its shell must then hold each patch in
 // a quoted here-document for st to rely on what it kept (writes.go).
-const ThinnedKey = "st_command_thinned"
+const ThinnedMember = "st_command_thinned"
 
 // lineKeeper thins a long command read as raw JSON string text (escapes
 // undone line by line), keeping the head before "*** Begin Patch" and

@@ -49,7 +49,7 @@ func toolCallOf(c *call, cl Client) (tc toolcall.Call, ok bool) {
 		var loose map[string]any
 		_ = json.Unmarshal(c.p.ToolInput, &loose) // not an object: none of its members
 		tc.Input = c.p.Input().Command
-		tc.Thinned = loose[ThinnedKey] == true
+		tc.Thinned = loose[ThinnedMember] == true
 		if kind == toolcall.Shell && cl.ShellDirKey != "" {
 			tc.Cwd = shellDir(loose, cl.ShellDirKey, c.p.Cwd)
 		}
