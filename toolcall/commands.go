@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // invocation is one simple command being read: its name (the base name
@@ -24,10 +25,15 @@ type rule func(in invocation)
 // rules are the commands st knows that write files, or run other
 // commands, each with its own argument rule; docs/reservations.md lists
 // them. A command in neither rules nor readers is unknown: the paths it
-// names are undecided.
-var rules map[string]rule
+// names are undecided. Both tables are built at the first shell command
+// read, not at start-up: only the pre-tool hooks need them.
+var (
+	rules     map[string]rule
+	readers   map[string]bool
+	tableOnce sync.Once
+)
 
-func init() {
+func buildTables() {
 	rules = map[string]rule{
 		"tee":  func(in invocation) { in.writeAll(optSpec{}.parse(in.args).ops) },
 		"sed":  sedRule,
@@ -98,21 +104,17 @@ func init() {
 	for _, sh := range []string{"bash", "sh", "zsh", "dash", "ksh"} {
 		rules[sh] = shellRule
 	}
-	for name, flags := range interpreters {
-		flags := flags
+	for name, flags := range interpreters() {
 		rules[name] = func(in invocation) { interpreterRule(in, flags) }
 	}
-	for name, sp := range wrappers {
-		sp := sp
+	for name, sp := range wrappers() {
 		rules[name] = func(in invocation) { wrapperRule(in, sp) }
 	}
-}
 
-// readers are commands that write no file of their own (a redirection
-// of their output is read apart): they pass whatever they name.
-var readers = map[string]bool{}
-
-func init() {
+	// readers are commands that write no file of their own (a
+	// redirection of their output is read apart): they pass whatever
+	// they name.
+	readers = map[string]bool{}
 	for _, n := range strings.Fields(`cat tac less more head tail grep egrep fgrep rg ag ack ls tree wc diff diff3 sdiff
 		cmp comm stat file echo printf true false test [ [[ pwd which type whereis realpath readlink basename dirname
 		date sleep nl od hexdump xxd strings md5sum sha1sum sha256sum sha512sum cksum b2sum du df ps kill jq yq column fold
@@ -450,33 +452,35 @@ func (in invocation) run(args []word, dir *word, how string) {
 	in.s.call(args, in.stdin, in.piped)
 }
 
-// wrappers run the command after their options (and, for timeout and
-// taskset, one more operand).
-var wrappers = map[string]struct {
+// wrapper is a command that runs the command after its options (and,
+// for timeout and taskset, skip more operands).
+type wrapper struct {
 	spec optSpec
 	skip int
-}{
-	"nice":     {optSpec{value: "n"}, 0},
-	"nohup":    {optSpec{}, 0},
-	"time":     {optSpec{}, 0},
-	"timeout":  {optSpec{value: "sk", long: []string{"signal", "kill-after"}}, 1},
-	"stdbuf":   {optSpec{value: "ioe"}, 0},
-	"sudo":     {optSpec{value: "ugChpTUrt", long: []string{"user", "group"}}, 0},
-	"doas":     {optSpec{value: "uC"}, 0},
-	"command":  {optSpec{}, 0},
-	"builtin":  {optSpec{}, 0},
-	"exec":     {optSpec{value: "a"}, 0},
-	"ionice":   {optSpec{value: "cnp"}, 0},
-	"setsid":   {optSpec{}, 0},
-	"chronic":  {optSpec{}, 0},
-	"unbuffer": {optSpec{}, 0},
-	"taskset":  {optSpec{}, 1},
 }
 
-func wrapperRule(in invocation, w struct {
-	spec optSpec
-	skip int
-}) {
+// wrappers are the wrappers st follows.
+func wrappers() map[string]wrapper {
+	return map[string]wrapper{
+		"nice":     {optSpec{value: "n"}, 0},
+		"nohup":    {optSpec{}, 0},
+		"time":     {optSpec{}, 0},
+		"timeout":  {optSpec{value: "sk", long: []string{"signal", "kill-after"}}, 1},
+		"stdbuf":   {optSpec{value: "ioe"}, 0},
+		"sudo":     {optSpec{value: "ugChpTUrt", long: []string{"user", "group"}}, 0},
+		"doas":     {optSpec{value: "uC"}, 0},
+		"command":  {optSpec{}, 0},
+		"builtin":  {optSpec{}, 0},
+		"exec":     {optSpec{value: "a"}, 0},
+		"ionice":   {optSpec{value: "cnp"}, 0},
+		"setsid":   {optSpec{}, 0},
+		"chronic":  {optSpec{}, 0},
+		"unbuffer": {optSpec{}, 0},
+		"taskset":  {optSpec{}, 1},
+	}
+}
+
+func wrapperRule(in invocation, w wrapper) {
 	if in.name == "command" && len(in.args) > 0 && (in.args[0].text == "-v" || in.args[0].text == "-V") {
 		return // command -v: a look-up
 	}
@@ -524,9 +528,11 @@ func shellRule(in invocation) {
 
 // interpreters are the languages whose inline code st cannot read, with
 // the options that take the code.
-var interpreters = map[string]string{
-	"python": "c", "python2": "c", "python3": "c", "node": "ep", "nodejs": "ep", "ruby": "e", "php": "r",
-	"lua": "e", "Rscript": "e", "deno": "", "bun": "e", "tsx": "e", "ts-node": "e", "osascript": "e", "pwsh": "c",
+func interpreters() map[string]string {
+	return map[string]string{
+		"python": "c", "python2": "c", "python3": "c", "node": "ep", "nodejs": "ep", "ruby": "e", "php": "r",
+		"lua": "e", "Rscript": "e", "deno": "", "bun": "e", "tsx": "e", "ts-node": "e", "osascript": "e", "pwsh": "c",
+	}
 }
 
 // interpreterRule: the paths the code and the operands name are

@@ -83,6 +83,7 @@ const maxDepth = 16
 
 // shellEffect reads command, run in folder cwd; thinned as Call.Thinned.
 func shellEffect(command, cwd string, fs fsys, thinned bool) Effect {
+	tableOnce.Do(buildTables)
 	var e Effect
 	s := &shell{fs: fs, eff: &e}
 	if cwd == "" {
