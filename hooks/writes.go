@@ -30,6 +30,10 @@ const budgetRefusal = "st could not check every file this call writes against th
 	"and other agents hold reservations (see them with: st reservations), so st refuses it rather than let it through unchecked. " +
 	"Change fewer files per call and retry."
 
+// bigInput is the size of a command or patch past which the
+// reservations are read before it.
+const bigInput = 64 << 10
+
 // slowCheck, when set, runs before each path is checked (a test slows
 // the check past the budget with it).
 var slowCheck func()
@@ -89,17 +93,28 @@ func writesDeny(c *call, cl Client) (reason, advice string, denied bool) {
 		}
 		return "", "", false
 	}
+	// A small call is read first: most write nothing, and the
+	// reservations are then never read. A big one (a patch of thousands
+	// of files) may take long to read: the reservations come first, so
+	// that, should the check run out of time while one is held, the call
+	// is refused rather than let through.
+	var set *reserve.Set
+	held := func() bool {
+		set = reservations(c)
+		if !set.HeldByOthers(c.opt.Agent) {
+			return false
+		}
+		c.opt.early.otherwise(Result{Stdout: c.denyOut(budgetRefusal)})
+		return true
+	}
+	big := len(tc.Input) > bigInput
+	if big && !held() {
+		return "", "", false
+	}
 	eff := toolcall.Of(tc)
-	if eff.None() {
+	if eff.None() || !big && !held() {
 		return "", "", false
 	}
-	set := reservations(c)
-	if !set.HeldByOthers(c.opt.Agent) {
-		return "", "", false
-	}
-	// Should the check run out of time, the call is refused: a
-	// reservation is held that it may break.
-	c.opt.early.otherwise(Result{Stdout: c.denyOut(budgetRefusal)})
 	loc := reserve.NewLocator(reserve.HookWait)
 	for _, n := range eff.Writes {
 		if slowCheck != nil {
