@@ -127,10 +127,19 @@ var shellForms = []struct{ command, want string }{
 func shellRepo(t *testing.T) (Options, string) {
 	t.Helper()
 	opt := testOptions(t)
-	repo := filepath.Join(t.TempDir(), "repo")
+	repo := bobHolds(t, opt, "src/x.go")
 	for _, f := range []string{"src/x.go", "src/y.go", "lib/a.go", "other.go", "x.go"} {
 		writeFile(t, filepath.Join(repo, f), "package x\n")
 	}
+	writeFile(t, filepath.Join(opt.Root, "alice", "status"), "busy\n")
+	return opt, repo
+}
+
+// bobHolds makes a repository (its top level, symlinks resolved) in
+// which bob holds pattern exclusively, in opt's store.
+func bobHolds(t *testing.T, opt Options, pattern string) string {
+	t.Helper()
+	repo := filepath.Join(t.TempDir(), "repo")
 	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o777); err != nil {
 		t.Fatal(err)
 	}
@@ -141,11 +150,10 @@ func shellRepo(t *testing.T) (Options, string) {
 	}
 	defer tr.Close()
 	if _, err := reserve.Reserve(context.Background(), tr, reserve.Request{Agent: "bob", Repo: reserve.Where{Top: repo},
-		Patterns: []string{"src/x.go"}, Reason: "parser"}, fixed); err != nil {
+		Patterns: []string{pattern}, Reason: "parser"}, fixed); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(opt.Root, "alice", "status"), "busy\n")
-	return opt, repo
+	return repo
 }
 
 // shellEntries are the three clients' pre-tool hooks and their shell
