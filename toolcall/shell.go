@@ -341,7 +341,7 @@ func (s *shell) redirect(r *syntax.Redirect) {
 // quotedHdoc reports whether the heredoc's delimiter is quoted: its
 // body is then taken as written.
 func quotedHdoc(r *syntax.Redirect) bool {
-	if r.Word == nil {
+	if r.Word == nil || len(r.Word.Parts) == 0 {
 		return false
 	}
 	for _, p := range r.Word.Parts {
@@ -472,15 +472,13 @@ func (s *shell) cd(w word, name string) {
 	if why != "" {
 		return // still unknown
 	}
-	next := folder{}
-	for i, p := range ps {
-		next.dirs = append(next.dirs, p)
-		if !s.fs.isDir(p) {
-			next = next.union(folder{dirs: []string{s.at.dirs[min(i, len(s.at.dirs)-1)]}})
-		}
+	next, mayFail := folder{}, false
+	for _, p := range ps {
+		next = next.union(folder{dirs: []string{p}})
+		mayFail = mayFail || !s.fs.isDir(p)
 	}
-	if filepath.IsAbs(w.text) && !s.fs.isDir(ps[0]) {
-		next = next.union(s.at)
+	if mayFail {
+		next = next.union(s.at) // the shell stays where it was
 	}
 	s.at = next
 }

@@ -56,6 +56,8 @@ func TestShellFolders(t *testing.T) {
 		{"popd", "pushd a; popd; echo > f", nil, "popd"},
 		{"source", "source env.sh; echo > f", nil, "source"},
 		{"absolute after an unknown cd", "cd $D; echo > /abs/f", []string{"/abs/f"}, ""},
+		{"a cd that may fail from an unknown folder", "cd $D; cd /none; echo > f", nil, "variable"},
+		{"a cd from an unknown folder", "cd $D; cd /p/a; echo > f", []string{"/p/a/f"}, ""},
 		{"fd duplications", "echo 2>&1 >&2 >&- 3>&1", nil, ""},
 		{"devices", "echo > /dev/null 2> /dev/stderr", nil, ""},
 		{"not shell", "echo 'unclosed", nil, "cannot read this shell command"},
