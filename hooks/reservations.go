@@ -9,10 +9,6 @@ import (
 	"github.com/smalltalk-go/st/reserve"
 )
 
-// EditTools are the Claude Code tools that change a file; pre-tool-use
-// refuses them under another agent's exclusive reservation.
-var EditTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
-
 // reservations reads the store's active reservations once per hook call
 // (a Codex patch asks about each of its files). A file of a
 // reservations folder that is not a reservation is named in the call's
