@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"path/filepath"
-	"slices"
 	"strconv"
 	"time"
 
@@ -109,17 +108,9 @@ func preToolUse(c *call) Result {
 			return Result{Stdout: Deny(reason)}
 		}
 	}
-	if reason, denied := reservationDeny(c); denied {
-		ev.Advice = "reserved"
+	if reason, advice, denied := writesDeny(c, client(ClaudeCode)); denied {
+		ev.Advice = advice
 		return Result{Stdout: Deny(reason)}
-	}
-	// An input read thinned still names its path (the content is what
-	// it drops); without one, an edit st could not read is refused.
-	if opt.payloadCut != "" && in.FilePathOf() == "" && (p.ToolName == "" || slices.Contains(EditTools, p.ToolName)) {
-		if reason, denied := undecidedDeny(c, unreadEdit(p.ToolName, opt.payloadCut), bigRetry); denied {
-			ev.Advice = "undecided"
-			return Result{Stdout: Deny(reason)}
-		}
 	}
 	if p.ToolName != "Read" || in.FilePath == "" || in.Offset != nil || in.Limit != nil {
 		return Result{}

@@ -3,6 +3,8 @@ package hooks
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/smalltalk-go/st/toolcall"
 )
 
 // Client is what the hooks runtime needs to know of one client: the
@@ -15,11 +17,14 @@ import (
 type Client struct {
 	Family string
 
-	// EditTools are the tools that change a file; PathKeys are the
-	// tool_input members naming the file, none when the path is inside
-	// a patch (Codex's apply_patch).
-	EditTools []string
-	PathKeys  []string
+	// Tools says what each tool that may write a file is to toolcall:
+	// an editor (its path at PathKeys, the tool_input members naming the
+	// file), apply_patch, or a shell.
+	// ShellDirKey is the tool_input member naming the folder a shell
+	// command runs in, "" when the call's cwd always is.
+	PathKeys    []string
+	Tools       map[string]toolcall.Kind
+	ShellDirKey string
 
 	// Budget is the default for the text a hook injects (ContextBudget):
 	// under the size at which the client moves, truncates or copies it.
@@ -37,12 +42,20 @@ const Gemini = "gemini"
 
 // Clients are the clients the runtime serves, one row each.
 var Clients = []Client{
-	{Family: ClaudeCode, EditTools: EditTools, PathKeys: []string{"file_path", "notebook_path"}, Budget: DefaultClaudeBudget},
-	{Family: Codex, EditTools: []string{"apply_patch", "Bash"}, Budget: DefaultCodexBudget, CursorDir: "st-codex-hooks"},
+	{Family: ClaudeCode, PathKeys: []string{"file_path", "notebook_path"}, Budget: DefaultClaudeBudget,
+		Tools: map[string]toolcall.Kind{"Edit": toolcall.Edit, "Write": toolcall.Edit, "MultiEdit": toolcall.Edit,
+			"NotebookEdit": toolcall.Edit, "Bash": toolcall.Shell}},
+	// Codex 0.169 names its shell tool Bash for hooks, whatever the
+	// model called (exec_command, shell).
+	{Family: Codex, Budget: DefaultCodexBudget, CursorDir: "st-codex-hooks",
+		Tools: map[string]toolcall.Kind{"apply_patch": toolcall.Patch, "Bash": toolcall.Shell}},
 	// Gemini CLI 0.61.0 edits with write_file and replace, both naming
 	// the file in file_path (e2e/gemini); it takes additionalContext
 	// whole, but the restart context stays as small as Codex's.
-	{Family: Gemini, EditTools: GeminiEditTools, PathKeys: []string{"file_path"}, Budget: DefaultGeminiBudget, CursorDir: "st-gemini-hooks"},
+	// Its run_shell_command may name the folder it runs in (dir_path).
+	{Family: Gemini, PathKeys: []string{"file_path"}, Budget: DefaultGeminiBudget, CursorDir: "st-gemini-hooks",
+		Tools:       map[string]toolcall.Kind{"write_file": toolcall.Edit, "replace": toolcall.Edit, GeminiShellTool: toolcall.Shell},
+		ShellDirKey: "dir_path"},
 }
 
 // ClientFor returns family's row; ok is false for an unknown family.

@@ -32,6 +32,7 @@ import (
 //	stop_judge: ~/bin/judge       # a command judging whether a turn stopped early
 //	stop_nudge_threshold: 0.7     # nudge above this probability
 //	subagent_gate: ~/bin/judge    # a command judging whether a subagent only returned a plan
+//	shell_undecided: allow        # let through a call st cannot tell writes a reserved file (default: refuse)
 //
 // Each key is read on its own: a key of the wrong type keeps its default
 // and the others still count. In a stop-failure row, status is a
@@ -64,7 +65,15 @@ type Config struct {
 	// judge is ("" = no gate); above StopNudgeThreshold SubagentStop sends
 	// the subagent back once (subagent.go).
 	SubagentGate string
+	// ShellUndecided is what the pre-tool hooks do with a call that names
+	// a file another agent holds, or writes files st cannot see, when st
+	// cannot tell whether it changes them (writes.go): "" refuses it,
+	// ShellUndecidedAllow lets it through.
+	ShellUndecided string
 }
+
+// ShellUndecidedAllow is config.yaml's shell_undecided: allow.
+const ShellUndecidedAllow = "allow"
 
 // DenyRule refuses a tool call: Tool is a tool name ("" or "*" for any,
 // "A|B" for several) and Pattern a regular expression over the call's
@@ -201,6 +210,11 @@ func ParseConfig(data []byte) Config {
 			var s string
 			if v.Decode(&s) == nil {
 				c.SubagentGate = strings.TrimSpace(s)
+			}
+		case "shell_undecided":
+			var s string
+			if v.Decode(&s) == nil && strings.EqualFold(strings.TrimSpace(s), ShellUndecidedAllow) {
+				c.ShellUndecided = ShellUndecidedAllow
 			}
 		case "stop_nudge_threshold":
 			var f float64

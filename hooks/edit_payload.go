@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/smalltalk-go/st/toolcall"
 )
 
 // The edit hooks (pre-tool-use, codex-pre-tool-use) decide on a path
@@ -21,9 +23,10 @@ import (
 //   - every member of up to 64 KiB (the session, cwd, tool_name,
 //     tool_input's file_path ...), as sent;
 //   - of a bigger tool_input.command (a patch, or a shell command holding
-//     one), the lines before "*** Begin Patch" (the shell commands that
-//     place it) and every line starting with "***" (the markers naming
-//     the files), which are all PatchPaths and codexPatch read;
+//     one), the lines outside the patch (the shell commands that place
+//     it, up to 64 KiB in all) and every line of it starting with "***"
+//     (the markers naming the files), which are all toolcall reads: the
+//     kept text still parses as the same shell command;
 //   - nothing of the rest (a Write's content, an Edit's strings).
 //
 // What keeps the kept part from telling the whole story (the budget ran
@@ -216,12 +219,15 @@ func (s *slimmer) scanInput(sc *jsonScan) error {
 			if c, err := sc.peekWS(); err != nil {
 				return err
 			} else if c == '"' {
-				val, err = s.scanCommand(sc)
+				val, thinned, err := s.scanCommand(sc)
 				if err != nil {
 					return err
 				}
 				s.mu.Lock()
 				s.input = append(s.input, member{key, val})
+				if thinned {
+					s.input = append(s.input, member{[]byte(`"` + ThinnedMember + `"`), []byte("true")})
+				}
 				s.mu.Unlock()
 				return nil
 			}
@@ -246,12 +252,12 @@ func (s *slimmer) scanInput(sc *jsonScan) error {
 // scanCommand reads tool_input.command, a string: whole when it holds at
 // most lim.field bytes, else thinned to the lines a patch's paths and
 // folder are read from (the package comment).
-func (s *slimmer) scanCommand(sc *jsonScan) ([]byte, error) {
+func (s *slimmer) scanCommand(sc *jsonScan) (val []byte, thinned bool, err error) {
 	_, _ = sc.br.ReadByte() // the opening quote
 	k := &lineKeeper{lim: s.lim}
 	raw := []byte{'"'}
 	over := false
-	err := sc.str(func(chunk []byte) {
+	err = sc.str(func(chunk []byte) {
 		if !over {
 			if len(raw)+len(chunk) <= s.lim.field {
 				raw = append(raw, chunk...)
@@ -262,33 +268,39 @@ func (s *slimmer) scanCommand(sc *jsonScan) ([]byte, error) {
 		k.write(chunk)
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !over {
-		return append(raw, '"'), nil
+		return append(raw, '"'), false, nil
 	}
 	k.end()
 	if k.cut != "" {
 		s.setCut(k.cut)
 	}
 	out, _ := json.Marshal(k.text())
-	return out, nil
+	return out, true, nil
 }
+
+// ThinnedMember is the tool_input member a thinned read adds when it
+// dropped lines of the command: its shell must then hold each patch in
+// a quoted here-document for st to rely on what it kept (writes.go).
+const ThinnedMember = "st_command_thinned"
 
 // lineKeeper thins a long command read as raw JSON string text (escapes
 // undone line by line), keeping the head before "*** Begin Patch" and
 // the marker lines.
 type lineKeeper struct {
-	lim     thinLimits
-	esc     []byte // an escape being read: "\" or "\uXXX"
-	line    []byte // the current line, raw, at most lim.line bytes
-	long    bool   // the current line is longer than lim.line
-	inPatch bool   // "*** Begin Patch" was seen
-	headCut bool   // the head outgrew lim.head
-	head    int    // bytes of head kept
-	markers int    // bytes of marker lines kept
-	kept    []string
-	cut     string
+	lim      thinLimits
+	esc      []byte // an escape being read: "\" or "\uXXX"
+	line     []byte // the current line, raw, at most lim.line bytes
+	long     bool   // the current line is longer than lim.line
+	inPatch  bool   // inside a patch: "*** Begin Patch" was seen, its "*** End Patch" not yet
+	sawPatch bool   // a patch began
+	headCut  bool   // the head outgrew lim.head
+	head     int    // bytes of head kept
+	markers  int    // bytes of marker lines kept
+	kept     []string
+	cut      string
 }
 
 func (k *lineKeeper) write(chunk []byte) {
@@ -358,6 +370,11 @@ func (k *lineKeeper) endLine() {
 	raw, long := k.line, k.long
 	k.line, k.long = k.line[:0], false
 	if (k.inPatch || k.headCut) && !mayMark(raw) {
+		if k.inPatch && len(raw) > 0 && strings.IndexByte("+- @", raw[0]) < 0 {
+			// Not a patch's content line: it may end the here-document
+			// the patch is in, and what follows would run as commands.
+			k.setCut("its patch holds a line that is not a patch line")
+		}
 		return // neither a marker nor "*** Begin Patch"
 	}
 	if long {
@@ -379,8 +396,8 @@ func (k *lineKeeper) endLine() {
 	case long && strings.HasPrefix(trimmed, "*"):
 		k.setCut("its command holds a marker line too long to read")
 		return
-	case !k.inPatch && trimmed == patchBegin:
-		k.inPatch = true
+	case !k.inPatch && trimmed == toolcall.PatchBegin:
+		k.inPatch, k.sawPatch = true, true
 		if k.headCut {
 			k.setCut("the commands before its patch are too long to read")
 		}
@@ -391,8 +408,15 @@ func (k *lineKeeper) endLine() {
 			k.setCut("its patch names more files than st can read")
 			return
 		}
-	default: // the head
+		// After the patch come the shell's own lines again (the
+		// heredoc's end, a closing quote, more commands): kept as the
+		// head is, so that the kept text still parses as shell.
+		k.inPatch = trimmed != toolcall.PatchEnd
+	default: // the head, or what follows a patch
 		if long || k.head+len(text)+1 > k.lim.head {
+			if k.sawPatch {
+				k.setCut("the commands after its patch are too long to read")
+			}
 			k.headCut = true
 			return
 		}

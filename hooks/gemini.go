@@ -26,6 +26,10 @@ var GeminiEvents = []string{GeminiSessionStart, GeminiBeforeTool, GeminiAfterAge
 // naming the file in tool_input.file_path.
 var GeminiEditTools = []string{"write_file", "replace"}
 
+// GeminiShellTool is Gemini CLI's shell tool; BeforeTool reads what its
+// command writes as it does the editors' files.
+const GeminiShellTool = "run_shell_command"
+
 // GeminiDeny is a BeforeTool answer refusing the call:
 // {"decision":"deny","reason":R}. Gemini CLI hands R to the model as the
 // tool's error and the turn goes on; it does not read Claude Code's
@@ -34,27 +38,14 @@ func GeminiDeny(reason string) []byte {
 	return encode(output{Decision: "deny", Reason: capText(reason)})
 }
 
-// geminiBeforeTool refuses a write_file or replace of a file under
-// another agent's active exclusive reservation, with the reason Claude
-// Code's pre-tool-use gives. A call whose input st could not read whole
-// and that names no path is refused when another agent holds an
-// exclusive reservation, as for the other clients (undecided.go).
+// geminiBeforeTool refuses a write_file, replace or run_shell_command
+// that writes a file under another agent's active exclusive reservation,
+// with the reason Claude Code's pre-tool-use gives (writes.go).
 func geminiBeforeTool(c *call) Result {
-	cl := client(Gemini)
 	c.deny = GeminiDeny
-	tool, path := c.p.ToolName, cl.EditPath(c.p.ToolInput)
-	if tool != "" && !slices.Contains(cl.EditTools, tool) {
-		return Result{}
-	}
-	if reason, denied := reservedFor(c, path, c.p.Cwd); denied {
-		c.line.Advice = "reserved"
+	if reason, advice, denied := writesDeny(c, client(Gemini)); denied {
+		c.line.Advice = advice
 		return Result{Stdout: GeminiDeny(reason)}
-	}
-	if c.opt.payloadCut != "" && path == "" {
-		if reason, denied := undecidedDeny(c, unreadEdit(tool, c.opt.payloadCut), bigRetry); denied {
-			c.line.Advice = "undecided"
-			return Result{Stdout: GeminiDeny(reason)}
-		}
 	}
 	return Result{}
 }

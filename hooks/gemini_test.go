@@ -1,36 +1,19 @@
 package hooks
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/smalltalk-go/st/internal/fsutil"
-	"github.com/smalltalk-go/st/reserve"
 )
 
 // TestGeminiMapping: each Gemini CLI event st wires answers in the form
 // Gemini CLI reads, with the same text the Claude Code hooks give.
 func TestGeminiMapping(t *testing.T) {
 	opt := testOptions(t)
-	repo := filepath.Join(t.TempDir(), "repo")
-	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o777); err != nil {
-		t.Fatal(err)
-	}
-	repo, _ = filepath.EvalSymlinks(repo)
-	tr, err := fsutil.OpenOrCreate(opt.Root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	if _, err := reserve.Reserve(context.Background(), tr, reserve.Request{Agent: "bob", Repo: reserve.Where{Top: repo},
-		Patterns: []string{"src/**"}, Reason: "parser"}, fixed); err != nil {
-		t.Fatal(err)
-	}
+	repo := bobHolds(t, opt, "src/**")
 	writeFile(t, filepath.Join(opt.Root, "alice", "context", "now.md"), "# now\nworking on the lexer\n")
 	sessionOpt := opt
 	sessionOpt.Now = time.Now // now.md is fresh by the real clock

@@ -2,51 +2,12 @@ package hooks
 
 import (
 	"fmt"
-	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/reserve"
 )
-
-// EditTools are the Claude Code tools that change a file; pre-tool-use
-// refuses them under another agent's exclusive reservation.
-var EditTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
-
-// reservationDeny returns the reason to refuse an edit of a path that
-// another agent holds exclusively, and whether to. Anything it cannot
-// decide (no path, no repository, unreadable files) allows the edit.
-func reservationDeny(c *call) (reason string, denied bool) {
-	if !slices.Contains(EditTools, c.p.ToolName) {
-		return "", false
-	}
-	return reservedFor(c, c.p.Input().FilePathOf(), c.p.Cwd)
-}
-
-// reservedFor is reservationDeny for one path, relative to dir unless
-// absolute.
-func reservedFor(c *call, target, dir string) (reason string, denied bool) {
-	if target == "" {
-		return "", false
-	}
-	if !filepath.IsAbs(target) {
-		if dir == "" {
-			return "", false
-		}
-		target = filepath.Join(dir, target)
-	}
-	top, rel, ok := reserve.Locate(target)
-	if !ok {
-		return "", false
-	}
-	h, ok := reservations(c).Holder(c.opt.Agent, reserve.Identify(top, reserve.HookWait), rel)
-	if !ok {
-		return "", false
-	}
-	return ReservedReason(rel, h, c.now), true
-}
 
 // reservations reads the store's active reservations once per hook call
 // (a Codex patch asks about each of its files). A file of a

@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/reserve"
 )
 
@@ -19,20 +17,7 @@ import (
 // the model has its control characters escaped.
 func TestReservationRefusal(t *testing.T) {
 	opt := testOptions(t)
-	repo := filepath.Join(t.TempDir(), "repo")
-	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o777); err != nil {
-		t.Fatal(err)
-	}
-	repo, _ = filepath.EvalSymlinks(repo)
-	tr, err := fsutil.OpenOrCreate(opt.Root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	if _, err := reserve.Reserve(context.Background(), tr, reserve.Request{Agent: "bob", Repo: reserve.Where{Top: repo},
-		Patterns: []string{"src/**"}, Reason: "parser"}, fixed); err != nil {
-		t.Fatal(err)
-	}
+	repo := bobHolds(t, opt, "src/**")
 	dir := filepath.Join(opt.Root, "bob", reserve.Folder)
 	writeFile(t, filepath.Join(opt.Root, "alice", "status"), "busy\n")
 	// What a sync may bring: a reason with a newline and an escape

@@ -147,7 +147,7 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 		return hook{run: func(c *call) Result { return runCodexStop(c.opt, client(Codex)) }, readsConfig: true,
 			after: exportCodexTrace}, true
 	case CodexPreToolUse:
-		return hook{run: codexPreToolUse, readsPayload: true, onStore: true}, true
+		return hook{run: codexPreToolUse, readsPayload: true, readsConfig: true, onStore: true}, true
 	case UserPromptSubmit:
 		return hook{run: userPromptSubmit, readsPayload: true, readsConfig: true, onStore: true, createsRoot: true}, true
 	case SubagentStart:
@@ -173,7 +173,7 @@ func hookFor(event string, retry bool) (h hook, ok bool) {
 	case GeminiAfterAgent:
 		return hook{run: func(c *call) Result { return runCodexStop(c.opt, client(Gemini)) }, readsConfig: true}, true
 	case GeminiBeforeTool:
-		return hook{run: geminiBeforeTool, readsPayload: true, onStore: true}, true
+		return hook{run: geminiBeforeTool, readsPayload: true, readsConfig: true, onStore: true}, true
 	case GeminiNotification:
 		return hook{run: geminiNotification, readsPayload: true, readsConfig: true, onStore: true, createsRoot: true}, true
 	}

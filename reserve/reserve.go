@@ -394,6 +394,34 @@ func (s *Set) Holder(agent string, repo Where, rel string) (Reservation, bool) {
 	return Reservation{}, false
 }
 
+// HolderOf is Holder for a pattern (relative to the top level): the
+// reservation of another agent that covers any path g matches.
+func (s *Set) HolderOf(agent string, repo Where, g Glob) (Reservation, bool) {
+	pre := litPrefix(g.String())
+	for i, r := range s.Active {
+		c := s.globs[i]
+		if !c.ok || r.Agent == agent || r.Mode != Exclusive || !strings.HasPrefix(pre, c.prefix) && !strings.HasPrefix(c.prefix, pre) ||
+			!repo.Same(r.Repo, r.RepoID, r.Origin) {
+			continue
+		}
+		if Overlap(c.g, g) {
+			return r, true
+		}
+	}
+	return Reservation{}, false
+}
+
+// HeldByOthers reports whether an agent other than agent holds an
+// active exclusive reservation.
+func (s *Set) HeldByOthers(agent string) bool {
+	for _, r := range s.Active {
+		if r.Agent != agent && r.Mode == Exclusive {
+			return true
+		}
+	}
+	return false
+}
+
 // Conflicts returns the IDs of the active reservations that clash with
 // another one: only possible after a sync merged two machines' grants.
 func (s *Set) Conflicts() map[string]bool { return conflicts(s.Active, s.globs) }

@@ -67,8 +67,9 @@ var GeminiEntries = []Entry{
 }
 
 // GeminiBeforeToolMatcher is the tools gemini-before-tool looks at: the
-// file editors (a regular expression, as Gemini CLI reads tool matchers).
-var GeminiBeforeToolMatcher = strings.Join(hooks.GeminiEditTools, "|")
+// file editors and the shell (a regular expression, as Gemini CLI reads
+// tool matchers).
+var GeminiBeforeToolMatcher = strings.Join(append(slices.Clone(hooks.GeminiEditTools), hooks.GeminiShellTool), "|")
 
 // Clients are the clients st wires, one row each.
 var Clients = []Client{

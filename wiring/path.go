@@ -52,7 +52,7 @@ var specs = map[string]familySpec{
 		scripts: []Script{
 			{Name: hooks.CodexSessionStart, Role: "session-start — boot ritual", Present: true},
 			{Name: hooks.CodexStop, Role: "stop — end-of-turn handling", Present: true},
-			{Name: hooks.CodexPreToolUse, Role: "pre-tool-use — refuse an apply_patch under another agent's reservation", Present: true},
+			{Name: hooks.CodexPreToolUse, Role: "pre-tool-use — refuse an apply_patch or shell write under another agent's reservation", Present: true},
 		},
 		target: "~/.codex/config.toml",
 		note:   "Codex config is TOML, not a single JSON block. Merge the fragment in exampleConfig into ~/.codex/config.toml. Its hooks are the ones `st hooks install --for codex` writes to hooks.json: wire them in one place only (Codex runs both), and trust them in Codex (/hooks). The MCP server's [mcp_servers.st] table is not in it: `st init --for codex` writes and updates that one in place.",
@@ -60,7 +60,7 @@ var specs = map[string]familySpec{
 	hooks.Gemini: {
 		scripts: []Script{
 			{Name: hooks.GeminiSessionStart, Role: "SessionStart — now.md, the unread inbox and the fleet brief", Present: true},
-			{Name: hooks.GeminiBeforeTool, Role: "BeforeTool — refuse a write_file or replace under another agent's reservation", Present: true},
+			{Name: hooks.GeminiBeforeTool, Role: "BeforeTool — refuse a write_file, replace or shell write under another agent's reservation", Present: true},
 			{Name: hooks.PostToolUse, Role: "AfterTool — the event log", Present: true},
 			{Name: hooks.GeminiNotification, Role: "Notification — waiting on a human", Present: true},
 			{Name: hooks.GeminiAfterAgent, Role: "AfterAgent — messages that arrived, announced once", Present: true},

@@ -135,6 +135,7 @@ var configKeys = []setting{
 	{"stop_judge", "", "a command (run with /bin/sh -c) that gets the turn's prompt and last reply as JSON on stdin and prints the probability that the agent stopped early; empty: no judge", "stop, codex-stop"},
 	{"stop_nudge_threshold", "0.7", "above this probability from stop_judge the turn continues with one line of nudge (once per stop chain, at most three times per prompt); subagent_gate's threshold too", "stop, codex-stop, subagent-stop"},
 	{"subagent_gate", "", "a command (run with /bin/sh -c, as stop_judge) that gets a subagent's task and final reply as JSON on stdin and prints the probability that it only returned a plan; above stop_nudge_threshold the subagent is sent back to work, once; empty: no gate", "subagent-stop"},
+	{"shell_undecided", "refuse", "allow lets through a tool call that names a file another agent reserved, or writes files st cannot see, when st cannot tell whether it changes them (inline interpreter code, a variable in a path, an unknown command); a decided write of a reserved file is refused either way", "pre-tool-use, codex-pre-tool-use, gemini-before-tool"},
 	{"subagent_contract", "st's own paragraph", "the text every subagent gets at its start, replacing the default report contract", "subagent-start"},
 	{"deny[].tool", "any tool", "the tools a deny rule applies to (see below)", "pre-tool-use"},
 	{"deny[].pattern", "", "the rule's regular expression (see below)", "pre-tool-use"},

@@ -24,13 +24,13 @@ type hookCmd struct {
 	StopFailure       hookStopFailureCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR ST_STOPFAILURE_WINDOW_S ST_CONFIG" help:"Claude Code StopFailure: set the status and tell the operator"`
 	CodexSessionStart hookCodexSessionStartCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S ST_HOOK_CONTEXT_BUDGET ST_CONFIG ST_HOST ST_SYNC_STALE_S" help:"Codex SessionStart: feed back now.md, the unread inbox and the fleet brief"`
 	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET XDG_STATE_HOME ST_CONFIG" help:"Codex Stop: report messages that arrived since the last check, nudge a turn the stop judge finds unfinished"`
-	CodexPreToolUse   hookCodexPreToolUseCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Codex PreToolUse: refuse an apply_patch touching another agent's reservation"`
+	CodexPreToolUse   hookCodexPreToolUseCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Codex PreToolUse: refuse an apply_patch or shell command writing under another agent's reservation"`
 
 	// Beyond the session boundaries, wired by --all (hook_events.go).
 	UserPromptSubmit   hookUserPromptSubmitCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_FLUSH_REMIND_S ST_CAPTURE_PROMPTS" help:"Claude Code UserPromptSubmit: remind the agent when its context fills up"`
 	SubagentStart      hookSubagentStartCmd      `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code SubagentStart: tell a subagent how to report back"`
 	SubagentStop       hookSubagentStopCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_CONFIG" help:"Claude Code SubagentStop: record the subagent's end, send back one that only returned a plan when the subagent gate says so"`
-	PreToolUse         hookPreToolUseCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PreToolUse: refuse edits under others' reservations, apply deny rules, warn before large reads"`
+	PreToolUse         hookPreToolUseCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PreToolUse: refuse edits and shell writes under others' reservations, apply deny rules, warn before large reads"`
 	PostToolUse        hookPostToolUseCmd        `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PostToolUse: log the tool run"`
 	PostToolUseFailure hookPostToolUseFailureCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PostToolUseFailure: notice a tool failing again and again"`
 	Notification       hookNotificationCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR TMUX_PANE" help:"Claude Code Notification: tell the operator the agent waits"`
@@ -40,7 +40,7 @@ type hookCmd struct {
 	// Gemini CLI's own events; its AfterTool, PreCompress and SessionEnd
 	// run post-tool-use, pre-compact and session-end.
 	GeminiSessionStart hookGeminiSessionStartCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S ST_HOOK_CONTEXT_BUDGET ST_CONFIG ST_HOST ST_SYNC_STALE_S XDG_STATE_HOME" help:"Gemini CLI SessionStart: feed back now.md, the unread inbox and the fleet brief"`
-	GeminiBeforeTool   hookGeminiBeforeToolCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Gemini CLI BeforeTool: refuse a write_file or replace under another agent's reservation"`
+	GeminiBeforeTool   hookGeminiBeforeToolCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Gemini CLI BeforeTool: refuse a write_file, replace or shell command writing under another agent's reservation"`
 	GeminiAfterAgent   hookGeminiAfterAgentCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET XDG_STATE_HOME ST_CONFIG" help:"Gemini CLI AfterAgent: report messages that arrived since the last check, once"`
 	GeminiNotification hookGeminiNotificationCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR TMUX_PANE" help:"Gemini CLI Notification: tell the operator the agent waits"`
 

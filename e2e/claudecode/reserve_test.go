@@ -110,3 +110,58 @@ func TestReservationRefusesBigWrite(t *testing.T) {
 		t.Errorf("bob's reserved file was overwritten (%d bytes)", len(data))
 	}
 }
+
+// A shell write is refused as an edit is: alice's Bash `sed -i` of a file
+// bob holds is refused, the file stays as it was and the reason (the one
+// an Edit gets) reaches the model once; her Bash `cat` of the same file
+// passes.
+func TestReservationRefusesShellWrite(t *testing.T) {
+	const reason = "src/a.go is reserved exclusively by agent bob as src/** until "
+	p := newProject(t, func(n int, r *Request) Reply {
+		switch {
+		case r.HasToolResult("toolu_cat"):
+			return Text("shell done")
+		case r.HasToolResult("toolu_sed"):
+			return ToolUse("toolu_cat", "Bash", map[string]any{"command": "cat src/a.go", "description": "read"})
+		}
+		return ToolUse("toolu_sed", "Bash", map[string]any{"command": "sed -i s/src/changed/ src/a.go", "description": "edit"})
+	})
+	if out, err := exec.Command("git", "init", "-q", p.dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v: %s", err, out)
+	}
+	held := filepath.Join(p.dir, "src", "a.go")
+	if err := os.MkdirAll(filepath.Dir(held), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(held, []byte("package src\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.stAs("bob", "reserve", "src/", "--reason", "RESERVE-REASON: moving the parser")
+
+	r := p.claude("edit and read a file in the shell")
+	p.checkClean(r)
+	if r.result == nil || r.result["result"] != "shell done" {
+		t.Fatalf("the run ended with %v", r.result)
+	}
+	reqs := p.mock.Messages()
+	i := firstWith(reqs, func(r *Request) bool { return r.HasToolResult("toolu_sed") })
+	if i < 0 {
+		t.Fatal("no request carries the refused sed's result")
+	}
+	if got := reqs[i].LastUser(); !strings.Contains(got, reason) || !strings.Contains(got, "RESERVE-REASON: moving the parser") {
+		t.Errorf("the model was not told the file is reserved; it got %.600q", got)
+	}
+	if n := strings.Count(string(reqs[i].Body), reason); n != 1 {
+		t.Errorf("the reason reached the model %d times, want once", n)
+	}
+	if data, _ := os.ReadFile(held); string(data) != "package src\n" {
+		t.Errorf("bob's reserved file was changed: %q", data)
+	}
+	j := firstWith(reqs, func(r *Request) bool { return r.HasToolResult("toolu_cat") })
+	if j < 0 {
+		t.Fatal("no request carries the cat's result")
+	}
+	if got := reqs[j].LastUser(); !strings.Contains(got, "package src") || strings.Contains(got, "reserved exclusively") {
+		t.Errorf("the read of the reserved file did not pass: %.600q", got)
+	}
+}

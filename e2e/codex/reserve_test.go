@@ -259,7 +259,7 @@ func TestApplyPatchShellFormsUnderReservation(t *testing.T) {
 		"src/a.go is reserved exclusively by agent bob",
 		"src/b.go is reserved exclusively by agent bob",
 		"src/c.go is reserved exclusively by agent bob",
-		"st cannot tell which folder this apply_patch writes in: a variable set before the patch",
+		"st cannot tell which folder this apply_patch writes d.go in: a cd to a folder named with a variable",
 	}
 	for i, want := range wants {
 		out, ok := reqs[i+1].FunctionOutput(fmt.Sprintf("call_%d_0", i))
@@ -353,5 +353,53 @@ func TestBigApplyPatchUnderReservation(t *testing.T) {
 	}
 	if n := strings.Count(logs, "hook: PreToolUse Blocked"); n != 2 {
 		t.Errorf("Codex blocked %d calls, want 2", n)
+	}
+}
+
+// A shell redirect is refused as an apply_patch is: Codex's shell `echo …
+// > src/a.go` under bob's reservation is refused, the file stays as it
+// was, the reason reaches the model once; `cat src/a.go` passes.
+func TestShellWriteUnderReservation(t *testing.T) {
+	t.Parallel()
+	const reason = "src/a.go is reserved exclusively by agent bob as src/** until "
+	r := newRig(t, func(n int, req apiRequest) reply {
+		switch n {
+		case 0:
+			return call("exec_command", map[string]any{"cmd": "echo overwritten > src/a.go", "login": false})
+		case 1:
+			return call("exec_command", map[string]any{"cmd": "cat src/a.go", "login": false})
+		}
+		return say("done")
+	})
+	if out, err := exec.Command("git", "init", "-q", r.proj).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	r.write(filepath.Join(r.proj, "src", "a.go"), "package a\n")
+	r.agent("alice")
+	r.agent("bob")
+	r.stAs("bob", "reserve", "src/**", "--reason", "parser rewrite")
+	r.st("hooks", "install", "--for", "codex")
+	r.trustAll()
+	logs := r.codex("edit in the shell")
+
+	reqs := r.api.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3 (two commands, the answer)", len(reqs))
+	}
+	out, ok := reqs[1].FunctionOutput("call_0_0")
+	if !ok || !strings.Contains(out, reason) || !strings.Contains(out, "(reason: parser rewrite)") {
+		t.Errorf("the model was told %q", out)
+	}
+	if n := strings.Count(reqs[1].Raw, reason); n != 1 {
+		t.Errorf("request 1 holds the reason %d times, want once", n)
+	}
+	if got := r.read(filepath.Join(r.proj, "src", "a.go")); got != "package a\n" {
+		t.Errorf("src/a.go = %q: the redirect went through", got)
+	}
+	if out, _ := reqs[2].FunctionOutput("call_1_0"); !strings.Contains(out, "package a") || strings.Contains(out, "reserved") {
+		t.Errorf("the read of the reserved file did not pass: %q", out)
+	}
+	if n := strings.Count(logs, "hook: PreToolUse Blocked"); n != 1 {
+		t.Errorf("Codex blocked %d calls, want 1:\n%s", n, logs)
 	}
 }

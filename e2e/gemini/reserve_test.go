@@ -64,3 +64,45 @@ func TestReservedEditRefused(t *testing.T) {
 		})
 	}
 }
+
+// A run_shell_command redirect into a file under another agent's
+// reservation is refused as write_file is: the file stays as it was, the
+// reason reaches the model once; a cat of the same file passes.
+func TestReservedShellWriteRefused(t *testing.T) {
+	t.Parallel()
+	var r *rig
+	r = newRig(t, func(n int, req apiRequest) reply {
+		switch n {
+		case 0:
+			return call(hooksShellTool, map[string]any{"command": "echo changed > src/a.go", "description": "edit"})
+		case 1:
+			return call(hooksShellTool, map[string]any{"command": "cat src/a.go", "description": "read"})
+		}
+		return say("done")
+	})
+	r.write(filepath.Join(r.proj, ".git", "HEAD"), "ref: refs/heads/main\n")
+	r.write(filepath.Join(r.proj, "src", "a.go"), "package a\n")
+	r.stAs("bob", "reserve", "src/**", "--reason", "parser rewrite")
+	r.st("hooks", "install", "--for", "gemini")
+	r.trust()
+	_, stderr := r.gemini("edit src/a.go in the shell")
+	if got := r.read(filepath.Join(r.proj, "src", "a.go")); got != "package a\n" {
+		t.Errorf("src/a.go = %q: the redirect went through", got)
+	}
+	reqs := r.api.Requests()
+	if len(reqs) < 3 {
+		t.Fatalf("%d model requests, want the two calls and the answer", len(reqs))
+	}
+	if n := strings.Count(reqs[1].Raw, reservedReason); n != 1 {
+		t.Errorf("the reason reached the model %d times, want once; function response: %s", n, reqs[1].LastFunctionResponse())
+	}
+	if fr := reqs[2].LastFunctionResponse(); !strings.Contains(fr, "package a") || strings.Contains(fr, "reserved") {
+		t.Errorf("the read of the reserved file did not pass: %s", fr)
+	}
+	if errs := hookErrors(stderr); len(errs) > 0 {
+		t.Errorf("Gemini CLI reported hook errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// hooksShellTool is Gemini CLI's shell tool.
+const hooksShellTool = "run_shell_command"

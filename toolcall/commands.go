@@ -1,0 +1,821 @@
+package toolcall
+
+import (
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// invocation is one simple command being read: its name (the base name
+// of what runs), its arguments, and the literal text it gets on stdin
+// (from a heredoc, a here-string or a pipe st can read) when known.
+type invocation struct {
+	s     *shell
+	name  string
+	args  []word
+	stdin string
+	piped bool // stdin is redirected or piped: stdin holds it when st could read it
+}
+
+// rule reads what one command writes.
+type rule func(in invocation)
+
+// rules are the commands st knows that write files, or run other
+// commands, each with its own argument rule; docs/reservations.md lists
+// them. A command in neither rules nor readers is unknown: the paths it
+// names are undecided. Both tables are built at the first shell command
+// read, not at start-up: only the pre-tool hooks need them.
+var (
+	rules     map[string]rule
+	readers   map[string]bool
+	tableOnce sync.Once
+)
+
+func buildTables() {
+	rules = map[string]rule{
+		"tee":  func(in invocation) { in.writeAll(optSpec{}.parse(in.args).ops) },
+		"sed":  sedRule,
+		"perl": perlRule,
+		"cp":   copyRule(false, copySpec),
+		"mv":   copyRule(true, copySpec),
+		"ln":   copyRule(false, copySpec),
+		"install": func(in invocation) {
+			if o := installSpec.parse(in.args); o.any("d", "directory") {
+				in.writeAll(o.ops)
+				return
+			}
+			copyRule(false, installSpec)(in)
+		},
+		"rsync": rsyncRule,
+		"dd":    ddRule,
+		"truncate": func(in invocation) {
+			in.writeAll(optSpec{value: "sr", long: []string{"size", "reference"}}.parse(in.args).ops)
+		},
+		"rm":     removeRule,
+		"rmdir":  removeRule,
+		"unlink": removeRule,
+		"shred":  removeRule,
+		"touch": func(in invocation) {
+			in.writeAll(optSpec{value: "rtd", long: []string{"reference", "date"}}.parse(in.args).ops)
+		},
+		"mkdir": func(in invocation) { in.writeAll(optSpec{value: "m", long: []string{"mode"}}.parse(in.args).ops) },
+		"chmod": modeRule,
+		"chown": modeRule,
+		"chgrp": modeRule,
+		"sort": func(in invocation) {
+			in.writeAll(optSpec{value: "oktST", long: []string{"output", "key", "field-separator", "buffer-size", "temporary-directory"}}.parse(in.args).values("o", "output"))
+		},
+		"uniq": func(in invocation) {
+			if o := (optSpec{value: "fsw"}).parse(in.args); len(o.ops) > 1 {
+				in.s.write(o.ops[1], "uniq")
+			}
+		},
+		"curl": func(in invocation) {
+			in.writeAll(optSpec{value: "oHdXuAeFTwxrbcEKm", long: []string{"output", "header", "data", "request", "user", "form", "upload-file"}}.parse(in.args).values("o", "output"))
+		},
+		"wget": func(in invocation) {
+			in.writeAll(optSpec{value: "OoPaUe", long: []string{"output-document"}}.parse(in.args).values("O", "output-document"))
+		},
+		"gofmt":       fmtRule,
+		"goimports":   fmtRule,
+		"patch":       patchRule,
+		"apply_patch": applyPatchRule,
+		"applypatch":  applyPatchRule,
+		"git":         gitRule,
+		"go":          goRule,
+		"tar":         tarRule,
+		"unzip":       unzipRule,
+		"find":        findRule,
+		"xargs":       xargsRule,
+		"cd":          cdRule,
+		"pushd":       cdRule,
+		"popd":        func(in invocation) { in.s.at = folder{why: "a popd"} },
+		"source":      sourceRule,
+		".":           sourceRule,
+		"eval":        evalRule,
+		"env":         envRule,
+		"awk":         awkRule,
+		"gawk":        awkRule,
+		"mawk":        awkRule,
+		"nawk":        awkRule,
+	}
+	for _, sh := range []string{"bash", "sh", "zsh", "dash", "ksh"} {
+		rules[sh] = shellRule
+	}
+	for name, flags := range interpreters() {
+		rules[name] = func(in invocation) { interpreterRule(in, flags) }
+	}
+	for name, sp := range wrappers() {
+		rules[name] = func(in invocation) { wrapperRule(in, sp) }
+	}
+
+	// readers are commands that write no file of their own (a
+	// redirection of their output is read apart): they pass whatever
+	// they name.
+	readers = map[string]bool{}
+	for _, n := range strings.Fields(`cat tac less more head tail grep egrep fgrep rg ag ack ls tree wc diff diff3 sdiff
+		cmp comm stat file echo printf true false test [ [[ pwd which type whereis realpath readlink basename dirname
+		date sleep nl od hexdump xxd strings md5sum sha1sum sha256sum sha512sum cksum b2sum du df ps kill jq yq column fold
+		fmt expand unexpand paste join rev seq yes id whoami uname hostname uptime printenv locale tput clear exit return
+		shift wait read export unset alias unalias umask ulimit trap set shopt history jobs fg bg hash local declare
+		typeset readonly getopts break continue : cut tr nproc free lsof man info bat fd locate dirs let disown
+		shasum column tsort look cmp iconv base64 base32 numfmt expr bc dc factor sum cal env-print staticcheck
+		golangci-lint errcheck gopls shellcheck hyperfine pgrep pidof ss netstat ip ping host dig nslookup`) {
+		readers[n] = true
+	}
+}
+
+// call reads one simple command.
+func (s *shell) call(args []word, stdin string, piped bool) {
+	name := args[0]
+	if !name.lit {
+		s.unknown(args[1:], "st cannot tell which command runs: its name holds a variable or a substitution")
+		return
+	}
+	base := filepath.Base(name.text)
+	if strings.HasSuffix(name.text, "/") {
+		base = name.text
+	}
+	in := invocation{s: s, name: base, args: args[1:], stdin: stdin, piped: piped}
+	if r, ok := rules[base]; ok {
+		r(in)
+		return
+	}
+	if readers[base] {
+		return
+	}
+	s.unknown(args[1:], "st does not know what `"+base+"` writes")
+}
+
+// unknown records every operand of a command st does not know, and the
+// value of each --option=value, as undecided.
+func (s *shell) unknown(args []word, why string) {
+	for _, a := range args {
+		if a.isFlag() {
+			if _, v, ok := strings.Cut(a.text, "="); ok && v != "" {
+				s.undecided(word{text: v, lit: true, pre: v}, why)
+			}
+			continue
+		}
+		s.undecided(a, why)
+	}
+}
+
+// writeAll records every word of ws as written by the command.
+func (in invocation) writeAll(ws []word) {
+	for _, w := range ws {
+		in.s.write(w, "`"+in.name+"`")
+	}
+}
+
+// writeTree records w, and everything under it when it is a folder or
+// may be one, as written.
+func (in invocation) writeTree(w word, folder bool) {
+	in.s.write(w, "`"+in.name+"`")
+	if folder && w.lit {
+		t := strings.TrimSuffix(w.text, "/") + "/**"
+		in.s.write(word{text: t, lit: true, glob: true, pre: t}, "`"+in.name+"`")
+	}
+}
+
+func sedRule(in invocation) {
+	o := optSpec{value: "efl", optional: "i", long: []string{"expression", "file", "line-length"}}.parse(in.args)
+	if !o.any("i", "in-place") {
+		return
+	}
+	files := o.ops
+	if !o.any("e", "f", "expression", "file") && len(files) > 0 {
+		files = files[1:] // the script
+	}
+	in.writeAll(files)
+}
+
+func perlRule(in invocation) {
+	o := optSpec{value: "eE", optional: "i0lxIMmdDCFV"}.parse(in.args)
+	if !o.any("i") {
+		interpreterRule(in, "eE")
+		return
+	}
+	files := o.ops
+	if !o.any("e", "E") && len(files) > 0 {
+		files = files[1:]
+	}
+	in.writeAll(files)
+}
+
+var (
+	copySpec    = optSpec{value: "tS", long: []string{"target-directory", "suffix"}}
+	installSpec = optSpec{value: "mogtS", long: []string{"mode", "owner", "group", "target-directory", "suffix"}}
+)
+
+// copyRule reads cp, mv, ln and install: the destination is written (in
+// it, when it is a folder, the sources' names); mv also removes its
+// sources.
+func copyRule(moves bool, spec optSpec) rule {
+	return func(in invocation) {
+		o := spec.parse(in.args)
+		srcs, dst := o.ops, word{}
+		if t := o.values("t", "target-directory"); len(t) > 0 {
+			dst = t[len(t)-1]
+		} else if len(srcs) > 0 {
+			dst, srcs = srcs[len(srcs)-1], srcs[:len(srcs)-1]
+		}
+		if dst.text == "" && dst.lit {
+			return
+		}
+		recursive := moves || o.any("r", "R", "a", "recursive", "archive")
+		intoDir := !o.any("T", "no-target-directory") && (len(srcs) > 1 || len(o.values("t", "target-directory")) > 0 || in.s.dirWord(dst))
+		if !intoDir {
+			in.writeTree(dst, recursive && in.s.dirWord(dst))
+		}
+		for _, src := range srcs {
+			if intoDir {
+				if !src.lit || !dst.lit {
+					in.s.write(dst, "`"+in.name+"`") // the folder: its files are not known
+				} else {
+					t := strings.TrimSuffix(dst.text, "/") + "/" + path.Base(strings.TrimSuffix(src.text, "/"))
+					in.writeTree(word{text: t, lit: true, glob: src.glob, pre: t}, recursive)
+				}
+			}
+			if moves {
+				in.writeTree(src, in.s.dirWord(src))
+			}
+		}
+	}
+}
+
+func rsyncRule(in invocation) {
+	o := optSpec{value: "eTfM", long: []string{"rsh", "exclude", "include", "filter", "temp-dir", "rsync-path", "files-from"}}.parse(in.args)
+	if len(o.ops) < 2 {
+		return
+	}
+	remote := func(w word) bool {
+		i := strings.IndexByte(w.text, ':')
+		return i > 0 && !strings.Contains(w.text[:i], "/")
+	}
+	dst, srcs := o.ops[len(o.ops)-1], o.ops[:len(o.ops)-1]
+	if !remote(dst) {
+		in.writeTree(dst, true)
+	}
+	if o.any("remove-source-files") {
+		for _, src := range srcs {
+			if !remote(src) {
+				in.writeTree(src, true)
+			}
+		}
+	}
+}
+
+func ddRule(in invocation) {
+	for _, a := range in.args {
+		if v, ok := strings.CutPrefix(a.text, "of="); ok {
+			in.s.write(word{text: v, lit: a.lit, glob: a.glob, pre: strings.TrimPrefix(a.pre, "of=")}, "dd")
+		}
+	}
+}
+
+func removeRule(in invocation) {
+	o := optSpec{}.parse(in.args)
+	recursive := o.any("r", "R", "recursive")
+	for _, w := range o.ops {
+		in.writeTree(w, recursive)
+	}
+}
+
+// modeRule reads chmod, chown and chgrp: the first operand is the mode
+// or owner unless --reference gives it.
+func modeRule(in invocation) {
+	o := optSpec{}.parse(in.args)
+	files := o.ops
+	if !o.any("reference") && len(files) > 0 {
+		files = files[1:]
+	}
+	for _, w := range files {
+		in.writeTree(w, o.any("R", "recursive"))
+	}
+}
+
+func fmtRule(in invocation) {
+	o := optSpec{}.parse(in.args)
+	if !o.any("w") {
+		return
+	}
+	for _, w := range o.ops {
+		in.writeTree(w, in.s.dirWord(w))
+	}
+}
+
+// patchRule reads patch: the file it is given, or else the files its
+// diff names when the diff is written in the command.
+func patchRule(in invocation) {
+	o := optSpec{value: "pioDdBrVYzFgx", long: []string{"input", "output", "directory", "strip", "reject-file"}}.parse(in.args)
+	in.writeAll(o.values("o", "output"))
+	if d := o.values("d", "directory"); len(d) > 0 {
+		at := in.s.at
+		defer func() { in.s.at = at }()
+		in.s.cd(d[len(d)-1], "patch -d")
+	}
+	if len(o.ops) > 0 {
+		in.s.write(o.ops[0], "`patch`")
+		return
+	}
+	if len(o.values("i", "input")) > 0 || in.stdin == "" {
+		in.s.eff.blind("st cannot see which files this `patch` changes: the diff is not written in the command")
+		return
+	}
+	strip := 0
+	if p := o.values("p", "strip"); len(p) > 0 {
+		strip = atoi(p[len(p)-1].text)
+	}
+	in.diffWrites(in.stdin, strip)
+}
+
+// diffWrites records the files a unified diff names on its ---/+++
+// lines, less strip leading folders, as written.
+func (in invocation) diffWrites(diff string, strip int) {
+	for line := range strings.Lines(diff) {
+		var p string
+		if rest, ok := strings.CutPrefix(line, "+++ "); ok {
+			p = rest
+		} else if rest, ok := strings.CutPrefix(line, "--- "); ok {
+			p = rest
+		} else {
+			continue
+		}
+		p, _, _ = strings.Cut(strings.TrimRight(p, "\r\n"), "\t")
+		if p == "/dev/null" || p == "" {
+			continue
+		}
+		segs := strings.Split(p, "/")
+		if strip >= len(segs) {
+			continue
+		}
+		p = strings.Join(segs[strip:], "/")
+		in.s.write(word{text: p, lit: true, pre: p}, "this diff")
+	}
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// applyPatchRule reads Codex's apply_patch: the patch is its operand,
+// its heredoc or here-string, or what a printf, echo or cat piped in.
+func applyPatchRule(in invocation) {
+	text := in.stdin
+	if o := (optSpec{}).parse(in.args); len(o.ops) > 0 {
+		text = o.ops[0].text
+	}
+	paths := PatchPaths(text)
+	if len(paths) == 0 {
+		in.s.eff.blind("st cannot see which files this apply_patch changes: the patch is not written in the command")
+		return
+	}
+	for _, p := range paths {
+		in.s.write(word{text: p, lit: true, pre: p}, "this apply_patch")
+	}
+}
+
+// cdRule moves the shell's folder.
+func cdRule(in invocation) {
+	o := optSpec{}.parse(in.args)
+	switch len(o.ops) {
+	case 0:
+		in.s.at = folder{why: "a " + in.name + " to the home folder"}
+	case 1:
+		in.s.cd(o.ops[0], in.name)
+	default:
+		in.s.at = folder{why: "a " + in.name + " with more than one argument"}
+	}
+}
+
+func sourceRule(in invocation) {
+	in.s.at = folder{why: "`" + in.name + "` runs a script that may change the folder"}
+}
+
+// evalRule parses its words again, in the same shell.
+func evalRule(in invocation) {
+	var parts []string
+	for _, a := range in.args {
+		parts = append(parts, a.script())
+	}
+	in.s.script(strings.Join(parts, " "))
+}
+
+// envRule reads env [-i] [-u NAME] [-C DIR] [NAME=VALUE …] COMMAND …
+func envRule(in invocation) {
+	args := in.args
+	var dir *word
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a.lit && (a.text == "-u" || a.text == "-C" || a.text == "--unset" || a.text == "--chdir") && len(args) > 1:
+			if a.text == "-C" || a.text == "--chdir" {
+				dir = &args[1]
+			}
+			args = args[2:]
+			continue
+		case a.lit && strings.HasPrefix(a.text, "--chdir="):
+			d := strings.TrimPrefix(a.text, "--chdir=")
+			dir = &word{text: d, lit: true, pre: d}
+		case a.lit && strings.HasPrefix(a.text, "-C") && len(a.text) > 2:
+			dir = &word{text: a.text[2:], lit: true, pre: a.text[2:]}
+		case a.isFlag() || strings.Contains(a.text, "=") && !strings.HasPrefix(a.text, "="):
+		default:
+			in.run(args, dir, "env -C")
+			return
+		}
+		args = args[1:]
+	}
+}
+
+// run reads args as a command run by a wrapper, in folder dir when one is
+// given.
+func (in invocation) run(args []word, dir *word, how string) {
+	if len(args) == 0 {
+		return
+	}
+	if dir != nil {
+		at := in.s.at
+		defer func() { in.s.at = at }()
+		in.s.cd(*dir, how)
+	}
+	in.s.call(args, in.stdin, in.piped)
+}
+
+// wrapper is a command that runs the command after its options (and,
+// for timeout and taskset, skip more operands).
+type wrapper struct {
+	spec optSpec
+	skip int
+}
+
+// wrappers are the wrappers st follows.
+func wrappers() map[string]wrapper {
+	return map[string]wrapper{
+		"nice":     {optSpec{value: "n"}, 0},
+		"nohup":    {optSpec{}, 0},
+		"time":     {optSpec{}, 0},
+		"timeout":  {optSpec{value: "sk", long: []string{"signal", "kill-after"}}, 1},
+		"stdbuf":   {optSpec{value: "ioe"}, 0},
+		"sudo":     {optSpec{value: "ugChpTUrt", long: []string{"user", "group"}}, 0},
+		"doas":     {optSpec{value: "uC"}, 0},
+		"command":  {optSpec{}, 0},
+		"builtin":  {optSpec{}, 0},
+		"exec":     {optSpec{value: "a"}, 0},
+		"ionice":   {optSpec{value: "cnp"}, 0},
+		"setsid":   {optSpec{}, 0},
+		"chronic":  {optSpec{}, 0},
+		"unbuffer": {optSpec{}, 0},
+		"taskset":  {optSpec{}, 1},
+	}
+}
+
+func wrapperRule(in invocation, w wrapper) {
+	if in.name == "command" && len(in.args) > 0 && (in.args[0].text == "-v" || in.args[0].text == "-V") {
+		return // command -v: a look-up
+	}
+	// The options end at the first operand: what follows is the
+	// command's own.
+	i := 0
+	for i < len(in.args) && in.args[i].isFlag() {
+		c := in.args[i].text
+		i++
+		if c == "--" {
+			break
+		}
+		if len(c) == 2 && strings.Contains(w.spec.value, c[1:]) || strings.HasPrefix(c, "--") && !strings.Contains(c, "=") && contains(w.spec.long, c[2:]) {
+			i++
+		}
+	}
+	i += w.skip
+	if i < len(in.args) {
+		in.run(in.args[i:], nil, "")
+	}
+}
+
+// shellRule reads bash -c 'STRING' (parsed again, as a child shell) and
+// bash SCRIPT (unknown: its operands are undecided).
+func shellRule(in invocation) {
+	o := optSpec{value: "oO"}.parse(in.args)
+	if o.any("c") {
+		if len(o.ops) > 0 {
+			at := in.s.at
+			in.s.script(o.ops[0].script())
+			in.s.at = at
+		}
+		return
+	}
+	if len(o.ops) == 0 {
+		if in.stdin != "" {
+			at := in.s.at
+			in.s.script(in.stdin)
+			in.s.at = at
+		}
+		return
+	}
+	in.s.unknown(o.ops[1:], "st cannot tell what the script "+o.ops[0].text+" writes")
+}
+
+// interpreters are the languages whose inline code st cannot read, with
+// the options that take the code.
+func interpreters() map[string]string {
+	return map[string]string{
+		"python": "c", "python2": "c", "python3": "c", "node": "ep", "nodejs": "ep", "ruby": "e", "php": "r",
+		"lua": "e", "Rscript": "e", "deno": "", "bun": "e", "tsx": "e", "ts-node": "e", "osascript": "e", "pwsh": "c",
+	}
+}
+
+// interpreterRule: the paths the code and the operands name are
+// undecided.
+func interpreterRule(in invocation, codeFlags string) {
+	o := optSpec{value: codeFlags + "mWXI"}.parse(in.args)
+	why := "st cannot tell what the " + in.name + " code run here does with it"
+	var code []string
+	for _, c := range codeFlags {
+		for _, w := range o.vals[string(c)] {
+			code = append(code, w.text)
+		}
+	}
+	rest := in.args // what the code or script gets: its operands and options
+	switch {
+	case len(code) > 0 || len(o.vals["m"]) > 0:
+		rest = o.ops
+	case len(o.ops) > 0:
+		why = "st cannot tell what the script " + o.ops[0].text + " writes"
+		i := slices.IndexFunc(in.args, func(w word) bool { return w.text == o.ops[0].text && !w.isFlag() })
+		rest = in.args[i+1:]
+	case in.stdin != "":
+		code = append(code, in.stdin)
+		rest = nil
+	}
+	for _, c := range code {
+		for _, t := range pathTokens(c) {
+			in.s.undecided(word{text: t, lit: true, pre: t}, why)
+		}
+	}
+	in.s.unknown(rest, why)
+}
+
+// maxTokens bounds the words of inline code read as paths.
+const maxTokens = 10000
+
+// pathTokens are the words of code that look like paths: runs of path
+// characters holding a '/' or a '.'.
+func pathTokens(code string) []string {
+	var out []string
+	for _, t := range strings.FieldsFunc(code, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./-~+@", r))
+	}) {
+		if strings.ContainsAny(t, "/.") && strings.Trim(t, "./") != "" && !strings.HasPrefix(t, "~") {
+			out = append(out, t)
+			if len(out) == maxTokens {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// awkRule: a program without output redirection or system() only reads.
+func awkRule(in invocation) {
+	o := optSpec{value: "fvFE"}.parse(in.args)
+	if len(o.vals["f"]) > 0 {
+		in.s.unknown(o.ops, "st cannot tell what the awk program "+o.vals["f"][0].text+" writes")
+		return
+	}
+	if len(o.ops) == 0 {
+		return
+	}
+	prog := o.ops[0].text
+	if !strings.ContainsAny(prog, ">|") && !strings.Contains(prog, "system") {
+		return
+	}
+	why := "st cannot tell what the awk program run here does with it"
+	for _, t := range pathTokens(prog) {
+		in.s.undecided(word{text: t, lit: true, pre: t}, why)
+	}
+	in.s.unknown(o.ops[1:], why)
+}
+
+// gitRule reads git [-C DIR] [-c K=V] SUBCOMMAND …
+func gitRule(in invocation) {
+	args := in.args
+	var dirs []word
+	for len(args) > 0 && args[0].isFlag() {
+		a := args[0].text
+		args = args[1:]
+		switch {
+		case a == "-C" && len(args) > 0:
+			dirs = append(dirs, args[0])
+			args = args[1:]
+		case (a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace") && len(args) > 0:
+			args = args[1:]
+		}
+	}
+	if len(args) == 0 {
+		return
+	}
+	if len(dirs) > 0 {
+		at := in.s.at
+		defer func() { in.s.at = at }()
+		for _, d := range dirs {
+			in.s.cd(d, "git -C")
+		}
+	}
+	sub, rest := args[0].text, args[1:]
+	in.name = "git " + sub
+	switch sub {
+	case "checkout":
+		o := optSpec{value: "bB", long: []string{"orphan", "conflict", "pathspec-from-file"}}.parse(rest)
+		in.writeAll(o.ops)
+	case "restore":
+		in.writeAll(optSpec{value: "s", long: []string{"source", "pathspec-from-file"}}.parse(rest).ops)
+	case "rm":
+		o := optSpec{}.parse(rest)
+		if !o.any("cached") {
+			for _, w := range o.ops {
+				in.writeTree(w, o.any("r"))
+			}
+		}
+	case "mv":
+		copyRule(true, copySpec)(invocation{s: in.s, name: "git mv", args: rest})
+	case "apply":
+		o := optSpec{value: "pC", long: []string{"directory", "exclude", "include"}}.parse(rest)
+		switch {
+		case o.any("check", "stat", "numstat", "summary", "cached"):
+		case len(o.ops) > 0 || in.stdin == "":
+			in.s.eff.blind("st cannot see which files this `git apply` changes: the diff is not written in the command")
+		default:
+			strip := 1
+			if p := o.vals["p"]; len(p) > 0 {
+				strip = atoi(p[len(p)-1].text)
+			}
+			in.diffWrites(in.stdin, strip)
+		}
+	case "am":
+		in.s.eff.blind("st cannot see which files this `git am` changes")
+	case "clean":
+		o := optSpec{value: "e", long: []string{"exclude"}}.parse(rest)
+		if !o.any("n", "dry-run") {
+			for _, w := range o.ops {
+				in.writeTree(w, true)
+			}
+		}
+	}
+}
+
+// goRule reads the go command: the files its -o and profile flags name,
+// go.mod and go.sum for mod/get/work, and the packages fmt, fix and
+// generate may rewrite.
+func goRule(in invocation) {
+	if len(in.args) == 0 {
+		return
+	}
+	sub, rest := in.args[0].text, in.args[1:]
+	in.name = "go " + sub
+	outFlags := []string{"-o", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir"}
+	for i, a := range rest {
+		name, val, eq := strings.Cut(a.text, "=")
+		if !a.lit || !contains(outFlags, strings.Replace(name, "--", "-", 1)) {
+			continue
+		}
+		if eq {
+			in.s.write(word{text: val, lit: true, pre: val}, "`"+in.name+"`")
+		} else if i+1 < len(rest) {
+			in.s.write(rest[i+1], "`"+in.name+"`")
+		}
+	}
+	switch sub {
+	case "mod", "get", "work":
+		in.writeAll([]word{{text: "go.mod", lit: true}, {text: "go.sum", lit: true}})
+	case "fmt", "fix", "generate":
+		why := "`" + in.name + "` may rewrite any file of the packages it names"
+		pkgs := optSpec{value: "r", long: []string{"run", "skip"}}.parse(rest).ops
+		if len(pkgs) == 0 {
+			pkgs = []word{{text: ".", lit: true, pre: "."}}
+		}
+		for _, p := range pkgs {
+			t := p.text
+			if r, ok := strings.CutSuffix(t, "..."); ok {
+				t = strings.TrimSuffix(r, "/") + "/**"
+			} else {
+				t = strings.TrimSuffix(t, "/") + "/*"
+			}
+			if !p.lit {
+				in.s.undecided(p, why)
+				continue
+			}
+			in.s.undecided(word{text: t, lit: true, glob: true, pre: t}, why)
+		}
+	}
+}
+
+// tarRule: extracting writes files st cannot list in the folder it
+// extracts to; creating writes the archive.
+func tarRule(in invocation) {
+	args := in.args
+	if len(args) > 0 && args[0].lit && !strings.HasPrefix(args[0].text, "-") {
+		first := args[0]
+		first.text = "-" + first.text
+		args = append([]word{first}, args[1:]...)
+	}
+	o := optSpec{value: "fCbHKLNTVX", long: []string{"file", "directory"}}.parse(args)
+	switch {
+	case o.any("x", "extract", "get"):
+		dir := word{text: ".", lit: true, pre: "."}
+		if d := o.values("C", "directory"); len(d) > 0 {
+			dir = d[len(d)-1]
+		}
+		in.extracts(dir)
+	case o.any("c", "r", "u", "create", "append", "update"):
+		in.writeAll(o.values("f", "file"))
+	}
+}
+
+func unzipRule(in invocation) {
+	o := optSpec{value: "dx"}.parse(in.args)
+	if o.any("l", "t", "v", "Z") {
+		return
+	}
+	dir := word{text: ".", lit: true, pre: "."}
+	if d := o.vals["d"]; len(d) > 0 {
+		dir = d[len(d)-1]
+	}
+	in.extracts(dir)
+}
+
+// extracts records that the command writes files st cannot list under
+// dir.
+func (in invocation) extracts(dir word) {
+	why := "`" + in.name + "` extracts files st cannot list under " + dir.text
+	if !dir.lit {
+		in.s.undecided(dir, why)
+		return
+	}
+	t := strings.TrimSuffix(dir.text, "/") + "/**"
+	in.s.undecided(word{text: t, lit: true, glob: true, pre: t}, why)
+}
+
+// findRule: -delete, and -exec of a command that is not a reader, touch
+// what find finds under its start folders; -fprint writes its file.
+func findRule(in invocation) {
+	var starts []word
+	i := 0
+	for ; i < len(in.args); i++ {
+		a := in.args[i]
+		if a.lit && (strings.HasPrefix(a.text, "-") || a.text == "(" || a.text == "!") {
+			break
+		}
+		starts = append(starts, a)
+	}
+	if len(starts) == 0 {
+		starts = []word{{text: ".", lit: true, pre: "."}}
+	}
+	touches := ""
+	for ; i < len(in.args); i++ {
+		switch a := in.args[i].text; a {
+		case "-delete":
+			touches = "find -delete"
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if i+1 < len(in.args) && !readers[filepath.Base(in.args[i+1].text)] {
+				touches = "find " + a + " " + in.args[i+1].text
+			}
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			if i+1 < len(in.args) {
+				in.s.write(in.args[i+1], "find "+a)
+			}
+		}
+	}
+	if touches == "" {
+		return
+	}
+	for _, d := range starts {
+		why := "`" + touches + "` changes the files it finds under " + d.text
+		if !d.lit {
+			in.s.undecided(d, why)
+			continue
+		}
+		t := strings.TrimSuffix(d.text, "/") + "/**"
+		in.s.undecided(word{text: t, lit: true, glob: true, pre: t}, why)
+	}
+}
+
+// xargsRule: a reader run by xargs reads; another command gets paths st
+// cannot see.
+func xargsRule(in invocation) {
+	o := optSpec{value: "aEdILnPs", optional: "eil", long: []string{"arg-file", "delimiter", "max-args", "max-procs", "replace"}}.parse(in.args)
+	if len(o.ops) == 0 || o.ops[0].lit && readers[filepath.Base(o.ops[0].text)] {
+		return
+	}
+	in.s.eff.blind("st cannot tell which files `xargs " + o.ops[0].text + "` changes: they come from its input")
+}

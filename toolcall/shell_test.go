@@ -1,0 +1,219 @@
+package toolcall
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// fakeFS says which folders exist: everything under /p but /p/none.
+type fakeFS struct{}
+
+func (fakeFS) isDir(p string) bool {
+	return (p == "/p" || strings.HasPrefix(p, "/p/")) && !strings.Contains(p, "none") && !strings.HasSuffix(p, ".go")
+}
+
+func paths(list []Named) []string {
+	var out []string
+	for _, n := range list {
+		out = append(out, n.Path)
+	}
+	return out
+}
+
+// The folder a write lands in, followed through the shell's forms; where
+// the cd may fail (a folder that does not exist), both folders.
+func TestShellFolders(t *testing.T) {
+	tests := []struct {
+		name, command string
+		writes        []string
+		blind         string // a part of it; "" none
+	}{
+		{"plain", "echo > f", []string{"/p/f"}, ""},
+		{"cd &&", "cd src && echo > f", []string{"/p/src/f"}, ""},
+		{"cd ;", "cd src; echo > f", []string{"/p/src/f"}, ""},
+		{"cd newline", "cd src\necho > f", []string{"/p/src/f"}, ""},
+		{"subshell ends", "(cd src && echo > a); echo > b", []string{"/p/src/a", "/p/b"}, ""},
+		{"nested subshells", "(cd a && (cd b; echo > f))", []string{"/p/a/b/f"}, ""},
+		{"pipeline side", "cd a | true; echo > f", []string{"/p/f"}, ""},
+		{"background", "cd a & echo > f", []string{"/p/f"}, ""},
+		{"missing folder: either", "cd none; echo > f", []string{"/p/none/f", "/p/f"}, ""},
+		{"cd || cd: where the first may have failed part way", "cd a || cd b; echo > f", []string{"/p/a/f", "/p/b/f", "/p/a/b/f"}, ""},
+		{"if branches", "if x; then cd a; else cd b; fi; echo > f", []string{"/p/a/f", "/p/b/f", "/p/f"}, ""},
+		{"dot dot", "cd a/../b && echo > ../c/f", []string{"/p/c/f"}, ""},
+		{"absolute", "cd /q && echo > f", []string{"/q/f", "/p/f"}, ""},
+		{"quoted", `cd "my dir" && echo > 'a b'`, []string{"/p/my dir/a b"}, ""},
+		{"escaped", `cd my\ dir && echo > f`, []string{"/p/my dir/f"}, ""},
+		{"env -C", "env -C a FOO=1 touch f; echo > g", []string{"/p/a/f", "/p/g"}, ""},
+		{"git -C", "git -C a checkout -- f", []string{"/p/a/f"}, ""},
+		{"bash -c keeps its own folder", "bash -c 'cd a; echo > f'; echo > g", []string{"/p/a/f", "/p/g"}, ""},
+		{"eval moves this shell", "eval 'cd a'; echo > f", []string{"/p/a/f"}, ""},
+		{"cd $VAR", "cd $D && echo > f", nil, "variable"},
+		{"cd ~", "cd ~/x && echo > f", nil, "variable, a ~"},
+		{"bare cd", "cd; echo > f", nil, "home folder"},
+		{"cd -", "cd - && echo > f", nil, "cd -"},
+		{"popd", "pushd a; popd; echo > f", nil, "popd"},
+		{"source", "source env.sh; echo > f", nil, "source"},
+		{"absolute after an unknown cd", "cd $D; echo > /abs/f", []string{"/abs/f"}, ""},
+		{"a cd that may fail from an unknown folder", "cd $D; cd /none; echo > f", nil, "variable"},
+		{"a cd from an unknown folder", "cd $D; cd /p/a; echo > f", []string{"/p/a/f"}, ""},
+		{"fd duplications", "echo 2>&1 >&2 >&- 3>&1", nil, ""},
+		{"devices", "echo > /dev/null 2> /dev/stderr", nil, ""},
+		{"not shell", "echo 'unclosed", nil, "cannot read this shell command"},
+		{"apply_patch with no patch", "apply_patch < x.patch", nil, "not written in the command"},
+		{"here-string patch", "apply_patch <<< '*** Begin Patch\n*** Delete File: d\n*** End Patch'", []string{"/p/d"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := shellEffect(tt.command, "/p", fakeFS{}, false)
+			if got := paths(e.Writes); !slices.Equal(got, tt.writes) {
+				t.Errorf("writes %q, want %q", got, tt.writes)
+			}
+			if (tt.blind == "") != (e.Blind == "") || !strings.Contains(e.Blind, tt.blind) {
+				t.Errorf("blind %q, want %q", e.Blind, tt.blind)
+			}
+		})
+	}
+}
+
+// Each writing command by its argument rule: what it writes, what it
+// names undecided.
+func TestCommandRules(t *testing.T) {
+	tests := []struct {
+		command   string
+		writes    []string
+		undecided []string
+	}{
+		{"sed -n 1p a", nil, nil},
+		{"sed -i.bak -e s/x/y/ a b", []string{"/p/a", "/p/b"}, nil},
+		{"sed --in-place s/x/y/ a", []string{"/p/a"}, nil},
+		{"perl -ne print a", nil, []string{"/p/a"}},
+		{"cp -r a b c/", []string{"/p/c/a", "/p/c/a/**", "/p/c/b", "/p/c/b/**"}, nil},
+		{"cp -t dir a", []string{"/p/dir/a"}, nil},
+		{"cp a.go dir", []string{"/p/dir/a.go"}, nil},
+		{"mv a.go b.go", []string{"/p/b.go", "/p/a.go"}, nil},
+		{"ln -s target.go link.go", []string{"/p/link.go"}, nil},
+		{"install -d x y", []string{"/p/x", "/p/y"}, nil},
+		{"rsync -av --remove-source-files a/ host:b/", []string{"/p/a", "/p/a/**"}, nil},
+		{"dd if=a of=b", []string{"/p/b"}, nil},
+		{"truncate -s 0 a", []string{"/p/a"}, nil},
+		{"rm -r d", []string{"/p/d", "/p/d/**"}, nil},
+		{"chown -R me d", []string{"/p/d", "/p/d/**"}, nil},
+		{"touch -d now a", []string{"/p/a"}, nil},
+		{"mkdir -p -m 755 a/b", []string{"/p/a/b"}, nil},
+		{"sort -o out in", []string{"/p/out"}, nil},
+		{"uniq in out", []string{"/p/out"}, nil},
+		{"curl -o out https://x", []string{"/p/out"}, nil},
+		{"wget -O out https://x", []string{"/p/out"}, nil},
+		{"gofmt -l a.go", nil, nil},
+		{"go build -o bin/st ./cmd/st", []string{"/p/bin/st"}, nil},
+		{"go test -coverprofile=c.out ./...", []string{"/p/c.out"}, nil},
+		{"go mod tidy", []string{"/p/go.mod", "/p/go.sum"}, nil},
+		{"go fmt ./pkg/...", nil, []string{"/p/pkg/**"}},
+		{"git rm --cached a", nil, nil},
+		{"git clean -fd d", []string{"/p/d", "/p/d/**"}, nil},
+		{"git apply --check x.patch", nil, nil},
+		{"git apply <<'EOF'\n--- a/x\n+++ b/x\nEOF", []string{"/p/x"}, nil},
+		{"patch -o out a.go x.diff", []string{"/p/out", "/p/a.go"}, nil},
+		{"tar czf out.tgz src", []string{"/p/out.tgz"}, nil},
+		{"tar -xf a.tar", nil, []string{"/p/**"}},
+		{"unzip -l a.zip", nil, nil},
+		{"find d -exec grep x {} +", nil, nil},
+		{"find d -exec sed -i s/a/b/ {} +", nil, []string{"/p/d/**"}},
+		{"find . -fprint out", []string{"/p/out"}, nil},
+		{"xargs grep x", nil, nil},
+		{"command -v sed", nil, nil},
+		{"nice -n 5 nohup tee a", []string{"/p/a"}, nil},
+		{"timeout -s KILL 5 tee a", []string{"/p/a"}, nil},
+		{"python3 -m pytest tests/", nil, []string{"/p/tests"}},
+		{"python3 gen.py --out=x.go", nil, []string{"/p/x.go"}},
+		{"make -C sub all", nil, []string{"/p/sub", "/p/all"}},
+		{`awk '{print $1}' a`, nil, nil},
+		{"echo > out/$N.go", nil, []string{"/p/out/**"}},
+		{"echo > src/*.g[oa]", []string{"/p/src/*.g*"}, nil},
+		{"echo > src/{a,b}.go", []string{"/p/src/*.go"}, nil},
+		{"$CMD a", nil, []string{"/p/a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.command, func(t *testing.T) {
+			e := shellEffect(tt.command, "/p", fakeFS{}, false)
+			if got := paths(e.Writes); !slices.Equal(got, tt.writes) {
+				t.Errorf("writes %q, want %q", got, tt.writes)
+			}
+			if got := paths(e.Undecided); !slices.Equal(got, tt.undecided) {
+				t.Errorf("undecided %q, want %q", got, tt.undecided)
+			}
+		})
+	}
+}
+
+// A thinned command is relied on only where its patches sit in quoted
+// here-documents.
+func TestThinned(t *testing.T) {
+	patch := "*** Begin Patch\n*** Add File: a\n*** End Patch\n"
+	for _, tc := range []struct {
+		command string
+		blind   bool
+	}{
+		{"apply_patch <<'EOF'\n" + patch + "EOF\n", false},
+		{"apply_patch <<EOF\n" + patch + "EOF\n", true},
+		{"apply_patch '" + patch + "'", false}, // no line is the patch's own: nothing was dropped
+		{patch, true},
+	} {
+		if e := shellEffect(tc.command, "/p", fakeFS{}, true); (e.Blind != "") != tc.blind {
+			t.Errorf("%q: blind %q", tc.command, e.Blind)
+		}
+	}
+}
+
+func TestOfEdit(t *testing.T) {
+	for _, tc := range []struct {
+		c    Call
+		want []string
+	}{
+		{Call{Kind: Edit, Path: "/p/a/../b"}, []string{"/p/b"}},
+		{Call{Kind: Edit, Path: "b", Cwd: "/p"}, []string{"/p/b"}},
+		{Call{Kind: Edit, Path: "b"}, nil},
+		{Call{Kind: Other, Path: "/p/b"}, nil},
+		{Call{Kind: Patch, Input: "*** Begin Patch\n*** Add File: x\n*** End Patch", Cwd: "/p"}, []string{"/p/x"}},
+	} {
+		if got := paths(Of(tc.c).Writes); !slices.Equal(got, tc.want) {
+			t.Errorf("%+v: %q, want %q", tc.c, got, tc.want)
+		}
+	}
+	if e := Of(Call{Kind: Patch, Input: "*** Begin Patch\n*** Add File: x\n*** End Patch"}); e.Blind == "" {
+		t.Error("a patch with no folder is decided")
+	}
+}
+
+// FuzzOf reads arbitrary shell commands and patches: it never panics,
+// every path it names is absolute and clean (a pattern's wildcards
+// aside), and a patch's paths are each on a marker line of it.
+func FuzzOf(f *testing.F) {
+	for _, s := range []string{
+		"echo hi > src/x.go", "cd src && sed -i s/a/b/ x.go", "(cd a; cat <<'EOF' > b\nhi\nEOF\n)",
+		"bash -c 'eval \"cp a b\"' | tee -a c", "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a\n*** End Patch\nEOF",
+		"printf '%s' '*** Begin Patch\n*** Delete File: x\n*** End Patch' | apply_patch", "f() { rm -rf $X/*; }; f",
+		"find . -exec sh -c 'echo > {}' \\;", "git -C ../x checkout -- '*.go'", "env -C a/.. dd of=/dev/null",
+	} {
+		f.Add(s, uint8(Shell))
+	}
+	f.Add("*** Begin Patch\r\n *** Delete File: \t\r\n*** End Patch", uint8(Patch))
+	f.Fuzz(func(t *testing.T, input string, kind uint8) {
+		c := Call{Kind: Kind(kind % 4), Input: input, Path: input, Cwd: "/cwd"}
+		e := Of(c)
+		for _, n := range append(append([]Named(nil), e.Writes...), e.Undecided...) {
+			if !filepath.IsAbs(n.Path) || filepath.Clean(n.Path) != n.Path && !n.Glob {
+				t.Fatalf("path %q is not absolute and clean", n.Path)
+			}
+		}
+		if c.Kind == Patch {
+			for _, p := range PatchPaths(input) {
+				if p == "" || p != strings.TrimSpace(p) || strings.Contains(p, "\n") || !strings.Contains(input, p) {
+					t.Fatalf("bad path %q", p)
+				}
+			}
+		}
+	})
+}
