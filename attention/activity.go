@@ -36,6 +36,11 @@ type Fill struct {
 	Model       string
 	Compactions int  // PreCompact events in the session so far
 	Partial     bool // the session's log was read from a tail: more compactions may precede it
+	// Transcript is where the fill of the last turn is still to be read,
+	// and Stopped when: its Stop ran before the client wrote the reply
+	// (events.Event.Transcript). "" once a line recorded a fill.
+	Transcript string
+	Stopped    time.Time
 }
 
 // Where is where a person finds the agent: the project folder of its
@@ -99,6 +104,9 @@ func (a *Activity) Feed(e *events.Event) {
 	}
 	if e.CtxTokens > 0 {
 		a.Fill.Tokens, a.Fill.Reported, a.Fill.Model = e.CtxTokens, e.CtxWindow, e.Model
+		a.Fill.Transcript = ""
+	} else if e.Transcript != "" && e.AgentID == "" {
+		a.Fill.Transcript, a.Fill.Stopped = e.Transcript, at
 	}
 	if e.Cwd != "" || e.Host != "" || e.Pane != "" {
 		a.Where = Where{Cwd: e.Cwd, Host: e.Host, Pane: e.Pane}

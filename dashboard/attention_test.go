@@ -336,3 +336,48 @@ func TestRetryDue(t *testing.T) {
 		}
 	}
 }
+
+// A Stop that ran before its reply was written names the transcript: the
+// row shows the previous fill until the reply is there, then the reply's
+// (a rescan re-derives it), and a later line's fill replaces it.
+func TestRowReadsThePendingFill(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	reply := func(tokens int) string {
+		return fmt.Sprintf(`{"type":"assistant","message":{"model":"claude-opus-4-1","usage":{"input_tokens":%d}}}`+"\n", tokens)
+	}
+	if err := os.WriteFile(path, []byte(reply(42000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := at0.Add(-time.Minute)
+	if err := os.Chtimes(path, before, before); err != nil {
+		t.Fatal(err)
+	}
+	a := fold(t, ev(1, "PostToolUse", `,"tool":"Read","ctx_tokens":42000,"model":"claude-opus-4-1"`),
+		ev(4, "Stop", `,"transcript":`+fmt.Sprintf("%q", path)))
+	var r Row
+	r.derive(&a, at0.Add(5*time.Second))
+	if r.Fill.Tokens != 42000 || r.Fill.Transcript != path {
+		t.Fatalf("before the reply: fill %+v; want 42000, still to read", r.Fill)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString(reply(91234))
+	if cerr := f.Close(); err != nil || cerr != nil {
+		t.Fatal(err, cerr)
+	}
+	written := at0.Add(5 * time.Second)
+	if err := os.Chtimes(path, written, written); err != nil {
+		t.Fatal(err)
+	}
+	r.derive(&a, at0.Add(6*time.Second))
+	if r.Fill.Tokens != 91234 || r.Fill.Transcript != "" {
+		t.Errorf("after the reply: fill %+v; want 91234", r.Fill)
+	}
+	e, _ := events.Parse([]byte(strings.TrimSpace(ev(9, "PostToolUse", `,"ctx_tokens":95000`))))
+	a.feed(&e)
+	if r.derive(&a, at0.Add(10*time.Second)); r.Fill.Tokens != 95000 {
+		t.Errorf("after the next line: fill %+v; want 95000", r.Fill)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	agentctx "github.com/smalltalk-go/st/context"
 	"github.com/smalltalk-go/st/events"
 	hostfleet "github.com/smalltalk-go/st/fleet"
+	"github.com/smalltalk-go/st/hooks"
 	"github.com/smalltalk-go/st/internal/fsutil"
 )
 
@@ -159,6 +160,13 @@ func statusOf(t *fsutil.Tree, id string, at time.Time) (effective, claimed strin
 
 // derive sets the row's event-derived fields and its group as of now.
 func (r *Row) derive(a *activity, now time.Time) {
+	if f := &a.Fill; f.Transcript != "" {
+		// The last Stop ran before its reply was written: read the
+		// reply's fill now (the backstop's rescans retry until it is).
+		if tokens, model, ok := hooks.PendingFill(f.Transcript, f.Stopped); ok {
+			f.Tokens, f.Reported, f.Model, f.Transcript = tokens, 0, model, ""
+		}
+	}
 	r.Waiting, r.APIError, r.Thrash = a.Waiting, a.APIError, a.Thrashing()
 	r.Fill, r.LastTool, r.LastTarget, r.LastEvent, r.Where = a.Fill, a.LastTool, a.LastTarget, a.LastEvent, a.Where
 	r.Spark = a.spark.at(now)

@@ -102,6 +102,11 @@ type Event struct {
 	CtxTokens int64  `json:"ctx_tokens,omitempty"`
 	CtxWindow int64  `json:"ctx_window,omitempty"`
 	Model     string `json:"model,omitempty"`
+	// Transcript is the transcript a Stop read without finding the reply
+	// its payload names (Claude Code writes that reply while Stop runs):
+	// whoever shows the fill reads it there later (hooks.PendingFill)
+	// rather than the hook waiting for the client.
+	Transcript string `json:"transcript,omitempty"`
 	// Cwd, Host and Pane say where a person finds the agent: the
 	// session's project folder, the host the hook ran on and the tmux
 	// pane (TMUX_PANE) it runs in; set on the events after which someone

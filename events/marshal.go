@@ -43,6 +43,7 @@ func Marshal(e *Event) ([]byte, error) {
 	b = appendInt(b, "ctx_tokens", e.CtxTokens)
 	b = appendInt(b, "ctx_window", e.CtxWindow)
 	b = appendText(b, "model", e.Model)
+	b = appendText(b, "transcript", e.Transcript)
 	b = appendText(b, "cwd", e.Cwd)
 	b = appendText(b, "host", e.Host)
 	b = appendText(b, "pane", e.Pane)

@@ -67,48 +67,61 @@ func replyLine(text string, n int) string {
 }
 
 // Claude Code appends the turn's last reply to the transcript while Stop
-// runs: Stop waits (bounded) for the reply its payload names and records
-// that reply's fill, not the one before. When the reply never comes it
-// records none, and the next prompt records the figure.
-func TestStopWaitsForItsReply(t *testing.T) {
+// runs. Stop reads the transcript once and never waits for the client:
+// when the reply it names is not there yet it records no fill (not the
+// reply before's) and the transcript's path; the reader takes the fill
+// from there once the reply is written, and the next prompt records it.
+func TestStopNeverWaitsForItsReply(t *testing.T) {
 	env, root := testEnv(t)
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	if err := os.WriteFile(path, transcript(replyLine("looking at the parser", 18000), `{"type":"user","message":{"content":"tool result"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	payload := func(session, last string) []byte {
-		return marshal(t, map[string]any{"session_id": session, "hook_event_name": "Stop", "transcript_path": path,
-			"last_assistant_message": last, "stop_hook_active": false})
+	past := t0.Add(-time.Hour) // the turn's reply before, written a while ago
+	if err := os.Chtimes(path, past, past); err != nil {
+		t.Fatal(err)
 	}
-	// The reply is appended right after the hook's first read.
-	appended := false
+	reads := 0
 	readTranscript = func(p string, limit int64) ([]byte, error) {
-		tail, err := ReadTranscriptTail(p, limit)
-		if !appended {
-			appended = true
-			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				t.Error(err)
-				return nil, err
-			}
-			f.WriteString(replyLine("All done: the parser is fixed.", 91234) + "\n")
-			f.Close()
-		}
-		return tail, err
+		reads++
+		return ReadTranscriptTail(p, limit)
 	}
 	defer func() { readTranscript = ReadTranscriptTail }()
-	Run(Stop, payload("s1", "All done: the parser is fixed."), env)
-	if evs := logLines(t, root, "s1"); len(evs) != 1 || evs[0].CtxTokens != 91234 {
-		t.Errorf("Stop recorded %+v, want the last reply's 91234 tokens", evs)
+	Run(Stop, marshal(t, map[string]any{"session_id": "s1", "hook_event_name": "Stop", "transcript_path": path,
+		"last_assistant_message": "All done: the parser is fixed.", "stop_hook_active": false}), env)
+	evs := logLines(t, root, "s1")
+	if reads != 1 || len(evs) != 1 || evs[0].CtxTokens != 0 || evs[0].Transcript != path {
+		t.Fatalf("%d reads, lines %+v; want one read and a Stop with no figure naming %s", reads, evs, path)
+	}
+	stopped, _ := evs[0].Time()
+	if tokens, _, ok := PendingFill(path, stopped); ok {
+		t.Errorf("PendingFill before the reply is written = %d; want nothing yet", tokens)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString(replyLine("All done: the parser is fixed.", 91234) + "\n")
+	if cerr := f.Close(); err != nil || cerr != nil {
+		t.Fatal(err, cerr)
+	}
+	future := t0.Add(time.Second) // written after the Stop (the tests' clock)
+	if err := os.Chtimes(path, future, future); err != nil {
+		t.Fatal(err)
+	}
+	if tokens, model, ok := PendingFill(path, stopped); !ok || tokens != 91234 || model != "claude-sonnet-4-5" {
+		t.Errorf("PendingFill after the reply = %d %q %v; want 91234", tokens, model, ok)
+	}
+	Run(UserPromptSubmit, marshal(t, map[string]any{"session_id": "s1", "hook_event_name": "UserPromptSubmit",
+		"transcript_path": path, "prompt": "next"}), env)
+	if evs := logLines(t, root, "s1"); len(evs) != 2 || evs[1].CtxTokens != 91234 || evs[1].Transcript != "" {
+		t.Errorf("lines %+v; want the prompt with 91234", evs)
 	}
 
-	// A reply that never reaches the transcript: no figure at Stop (not
-	// the previous reply's), and the next prompt records the latest.
-	Run(Stop, payload("s2", "a reply never written"), env)
-	Run(UserPromptSubmit, marshal(t, map[string]any{"session_id": "s2", "hook_event_name": "UserPromptSubmit",
-		"transcript_path": path, "prompt": "next"}), env)
-	evs := logLines(t, root, "s2")
-	if len(evs) != 2 || evs[0].CtxTokens != 0 || evs[1].Event != "UserPromptSubmit" || evs[1].CtxTokens != 91234 {
-		t.Errorf("lines %+v; want Stop with no figure, then the prompt with 91234", evs)
+	// A Stop that finds its reply records the fill itself.
+	Run(Stop, marshal(t, map[string]any{"session_id": "s2", "hook_event_name": "Stop", "transcript_path": path,
+		"last_assistant_message": "All done: the parser is fixed.", "stop_hook_active": false}), env)
+	if evs := logLines(t, root, "s2"); len(evs) != 1 || evs[0].CtxTokens != 91234 || evs[0].Transcript != "" {
+		t.Errorf("lines %+v; want Stop with 91234", evs)
 	}
 }

@@ -386,15 +386,7 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	c := &call{opt: opt, payload: payload, now: opt.now()}
 	c.p, _ = ParsePayload(payload)
 	c.line = NewEvent(EventName(event, &c.p), &c.p, c.now)
-	// Stop may wait for its reply to reach the transcript: at most
-	// replyWait, and a third of what is left of the budget.
-	until := time.Now().Add(replyWait)
-	if !opt.deadline.IsZero() {
-		if rest := time.Now().Add(time.Until(opt.deadline) / 3); rest.Before(until) {
-			until = rest
-		}
-	}
-	NoteContextUntil(c.line, &c.p, until)
+	NoteContext(c.line, &c.p)
 	noteWhere(c.line, &c.p, opt)
 	if opt.Agent == "" {
 		return Result{} // no agent: nowhere to record, nothing to say

@@ -68,6 +68,11 @@ type Config struct {
 	StatusEvery   time.Duration
 	TidyEvery     time.Duration
 	BackstopEvery time.Duration
+
+	// inferred, when set, has every tool's schemas inferred from its Go
+	// types at registration and collected there, instead of read from
+	// toolSchemas (how schemas_gen.go is written).
+	inferred map[string][2]string
 }
 
 func (c *Config) defaults() {

@@ -22,8 +22,8 @@ import (
 // which returns the summary line and the structured result, or an error.
 type tool[In, Out any] struct {
 	name, title, description string
-	effect                   effect             // what a call does to the store
-	outSchema                *jsonschema.Schema // instead of Out's inferred schema
+	effect                   effect                    // what a call does to the store
+	outSchema                func() *jsonschema.Schema // instead of Out's inferred schema
 	run                      func(in In) (summary string, out Out, err error)
 }
 
@@ -60,7 +60,10 @@ func (e effect) annotations(title string) *mcp.ToolAnnotations {
 
 // add registers t on the server. The input schema is inferred from In
 // (descriptions from jsonschema tags), the output schema from Out, whose
-// field order is the key order of structuredContent. Errors become tool
+// field order is the key order of structuredContent. Both are inferred
+// once, at build time (schemas_gen.go, which TestToolSchemasGenerated
+// keeps up to date): reflecting over every tool's types at each start
+// cost more than the rest of the server's start. Errors become tool
 // results, never protocol errors.
 //
 // It uses the SDK's untyped AddTool and validates arguments itself, so
@@ -70,20 +73,31 @@ func (e effect) annotations(title string) *mcp.ToolAnnotations {
 // typed AddTool re-marshals it through a map). Under Run the encoded
 // structuredContent goes around the SDK (heldResults). The SDK validates
 // no output against OutputSchema on this path.
+//
+//go:generate go test -run ^TestToolSchemasGenerated$ -update-schemas
 func add[In, Out any](s *server, t tool[In, Out]) {
-	in := inputSchema[In]()
+	in, out := toolSchemas[t.name][0], toolSchemas[t.name][1]
+	if s.cfg.inferred != nil || in == "" {
+		in, out = inferSchemas[In, Out](t)
+		if s.cfg.inferred != nil {
+			s.cfg.inferred[t.name] = [2]string{in, out}
+		}
+	}
 	def := &mcp.Tool{
 		Name:         t.name,
 		Title:        t.title,
 		Description:  t.description,
 		Annotations:  t.effect.annotations(t.title),
-		InputSchema:  in,
-		OutputSchema: t.outSchema,
+		InputSchema:  json.RawMessage(in),
+		OutputSchema: json.RawMessage(out),
 	}
-	if t.outSchema == nil {
-		def.OutputSchema = outputSchema[Out]()
-	}
-	resolve := sync.OnceValues(func() (*jsonschema.Resolved, error) { return in.Resolve(nil) })
+	resolve := sync.OnceValues(func() (*jsonschema.Resolved, error) {
+		var schema jsonschema.Schema
+		if err := json.Unmarshal([]byte(in), &schema); err != nil {
+			return nil, err
+		}
+		return schema.Resolve(nil)
+	})
 	s.mcp.AddTool(def, func(_ context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -161,6 +175,23 @@ func invalidArgs(err error) *mcp.CallToolResult {
 		IsError: true,
 		Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("validating \"arguments\": %v", err)}},
 	}
+}
+
+// inferSchemas infers t's input and output schemas, as JSON.
+func inferSchemas[In, Out any](t tool[In, Out]) (in, out string) {
+	outSchema := outputSchema[Out]
+	if t.outSchema != nil {
+		outSchema = t.outSchema
+	}
+	inJSON, err := json.Marshal(inputSchema[In]())
+	if err != nil {
+		panic(err)
+	}
+	outJSON, err := json.Marshal(outSchema())
+	if err != nil {
+		panic(err)
+	}
+	return string(inJSON), string(outJSON)
 }
 
 // inputSchema infers the schema of In. Optional arguments are pointers

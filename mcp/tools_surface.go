@@ -40,7 +40,7 @@ func (s *server) addAgents() {
 			"enrich=true adds when each agent was last active and how many messages wait in its inbox; status keeps only the agents in one state. " +
 			"Changes nothing.",
 		effect:    reads,
-		outSchema: outputSchema[agentsSchema](),
+		outSchema: outputSchema[agentsSchema],
 		run: func(in agentsIn) (string, agentsOut, error) {
 			t := s.readTree()
 			defer closeTree(t)

@@ -38,6 +38,9 @@ var numberOfFiles = regexp.MustCompile(`(?m)^Number of files: ([\d,]+)`)
 // host and no twins, and a pull lists as many files in the last cycle
 // as in the first ones: the cost of a cycle does not grow with age.
 func TestHubStaysSmallBySpokesAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100 sync cycles over 8,640 files: skipped in -short mode")
+	}
 	spoke, hub := newMachine(t, t.TempDir()), newMachine(t, t.TempDir())
 	spoke.s.Host = "spoke"
 	// rsync with --stats, so the test can read a pull's file count.

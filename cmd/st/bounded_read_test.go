@@ -96,6 +96,9 @@ func TestMessageReadBounded(t *testing.T) {
 // rename: it reads no body, and with an identical archive copy already
 // there (compared a chunk at a time) it is idempotent.
 func TestMessageArchiveBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compares two 1 GiB files: skipped in -short mode")
+	}
 	const size = 1 << 30
 	root := t.TempDir()
 	const name = "1700000000000-aaaaaa.md"

@@ -53,6 +53,9 @@ func (a *app) dispatch() error {
 	if args[0] != "mcp" && args[0] != "hook" && args[0] != "dashboard" {
 		a.storeProblem()
 	}
+	if form, ok := plainForm(args); ok {
+		return a.runCommand(form.path, form.command())
+	}
 	grammar, ok := pathGrammar(args)
 	if !ok {
 		return a.unknownVerb(args[0], args[1:])
@@ -138,10 +141,14 @@ func (a *app) runLeaf(parser *kong.Kong, node *kong.Node, path, args []string) e
 	if err != nil {
 		return fmt.Errorf("internal error: %w", err)
 	}
-	cmd := realCommand(kctx.Selected().Target)
-	err = cmd.(runner).Run(a)
+	return a.runCommand(commandPath(node), realCommand(kctx.Selected().Target).(runner))
+}
+
+// runCommand runs the leaf command cmd, whose path is path ("message ls").
+func (a *app) runCommand(path string, cmd runner) error {
+	err := cmd.Run(a)
 	if errors.Is(err, sterr.ErrIdentityRequired) {
-		return agentRequired(a.name, commandPath(node), reflect.TypeOf(cmd).Elem())
+		return agentRequired(a.name, path, reflect.TypeOf(cmd).Elem())
 	}
 	return err
 }

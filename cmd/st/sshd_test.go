@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -28,10 +29,14 @@ func cmdSshd(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // sshCondition is the [sshd] condition: true where sshtest can run a
-// server (sshd, ssh, ssh-keygen and rsync installed).
+// server (sshd, ssh, ssh-keygen and rsync installed), and not in -short
+// mode, which skips the real sshd (each such script takes seconds).
 func sshCondition(cond string) (bool, error) {
 	if cond != "sshd" {
 		return false, errors.New("unknown condition: " + strings.TrimSpace(cond))
+	}
+	if testing.Short() {
+		return false, nil
 	}
 	_, err := sshtest.Available()
 	return err == nil, nil

@@ -113,6 +113,7 @@ type event struct {
 	Attempt   int    `json:"attempt"`
 	CtxTokens int64  `json:"ctx_tokens"`
 	Model     string `json:"model"`
+	HookUS    int64  `json:"hook_us"`
 }
 
 // events reads every line of the agent's event logs, in time order.

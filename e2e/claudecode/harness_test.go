@@ -26,7 +26,7 @@ const runTimeout = 90 * time.Second
 // config, ST_ROOT and agent, `st init` and `st hooks install --all` run
 // in it, and a mock API that claude talks to.
 type project struct {
-	t         *testing.T
+	t         testing.TB
 	dir       string // the project folder, claude's cwd
 	home      string
 	root      string // ST_ROOT
@@ -40,7 +40,7 @@ type project struct {
 	tmp       string   // TMPDIR
 }
 
-func newProject(t *testing.T, script Script) *project {
+func newProject(t testing.TB, script Script) *project {
 	t.Helper()
 	return newProjectWith(t, script, func(p *project) {
 		p.st("init")
@@ -50,7 +50,7 @@ func newProject(t *testing.T, script Script) *project {
 
 // newProjectWith is newProject with setup wiring st into the project
 // instead of `st init` and `st hooks install --all`.
-func newProjectWith(t *testing.T, script Script, setup func(*project)) *project {
+func newProjectWith(t testing.TB, script Script, setup func(*project)) *project {
 	t.Helper()
 	claude := claudeBinary(t)
 	stDir := stBinDir(t)
@@ -241,7 +241,7 @@ type trapProxy struct {
 	hosts []string
 }
 
-func newTrapProxy(t *testing.T) *trapProxy {
+func newTrapProxy(t testing.TB) *trapProxy {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -23,7 +23,7 @@ type tui struct {
 }
 
 // tmuxBinary returns tmux, skipping t with one line when it is missing.
-func tmuxBinary(t *testing.T) string {
+func tmuxBinary(t testing.TB) string {
 	t.Helper()
 	bin, err := exec.LookPath("tmux")
 	if err != nil {

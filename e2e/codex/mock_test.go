@@ -15,7 +15,7 @@ import (
 // recorded and answered by the next reply of the script, streamed as
 // server-sent events the way the real API streams them.
 type mockAPI struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *httptest.Server
 	mu     sync.Mutex
 	reqs   []apiRequest
@@ -65,7 +65,7 @@ func mcpCall(server, tool string, args any) reply {
 
 // newMockAPI starts the mock on loopback; script picks the nth reply
 // (n counts from 0). Past the script's end it says "done".
-func newMockAPI(t *testing.T, script func(n int, req apiRequest) reply) *mockAPI {
+func newMockAPI(t testing.TB, script func(n int, req apiRequest) reply) *mockAPI {
 	m := &mockAPI{t: t, script: script}
 	m.srv = httptest.NewServer(http.HandlerFunc(m.serve)) // 127.0.0.1:0
 	t.Cleanup(m.srv.Close)

@@ -15,7 +15,7 @@ import (
 // rig is one scratch world for a Codex run: a home, a CODEX_HOME whose
 // config.toml points Codex at the mock, a project, and an st root.
 type rig struct {
-	t         *testing.T
+	t         testing.TB
 	dir       string
 	home      string // HOME
 	codexHome string // CODEX_HOME
@@ -30,7 +30,7 @@ type rig struct {
 // newRig builds the world and writes Codex's config.toml: the mock as
 // the only model provider, no approvals, no sandbox (the test owns the
 // machine), no update check.
-func newRig(t *testing.T, script func(n int, req apiRequest) reply) *rig {
+func newRig(t testing.TB, script func(n int, req apiRequest) reply) *rig {
 	t.Helper()
 	dir := t.TempDir()
 	r := &rig{t: t, dir: dir, home: filepath.Join(dir, "home"), codexHome: filepath.Join(dir, "codex-home"),

@@ -9,6 +9,9 @@ import (
 // it (RSYNC_RSH). It skips t, with one line, where sshd cannot run.
 func ForTest(t testing.TB) *Server {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a real sshd: skipped in -short mode")
+	}
 	s, err := Start(t.TempDir())
 	if errors.Is(err, ErrUnavailable) {
 		t.Skipf("skipping: %v", err)
