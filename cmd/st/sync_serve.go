@@ -17,7 +17,8 @@ import (
 // syncGroup is `sync`: "serve" selects the long-running loop, anything
 // else is the hidden default verb (push, pull, sweep, --all).
 type syncGroup struct {
-	Serve syncServeCmd `cmd:"" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S" help:"sync with every peer in a loop, and push each local change at once"`
+	Serve syncServeCmd `cmd:"" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S ST_SYNC_REMOTE_ST" help:"sync with every peer in a loop, and push each local change at once"`
+	Watch syncWatchCmd `cmd:"" hidden:"" reads:"ST_ROOT" help:"report the messages that reach this store, for a peer's sync serve"`
 	Run   syncCmd      `cmd:"" default:"withargs" hidden:"" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S" help:"push or pull the store to and from peers with rsync"`
 }
 
@@ -61,7 +62,11 @@ func (c *syncServeCmd) Run(a *app) error {
 	}
 	defer unlock()
 	fmt.Fprintf(a.stderr, "# sync serve: root=%s interval=%dms deadline=%v (SIGINT/SIGTERM to stop)\n", root, interval.Milliseconds(), s.Deadline)
-	if err := s.Serve(s.Ctx, peersync.ServeOptions{Verb: verb, Interval: interval}); err != nil {
+	remote := a.env.Get("ST_SYNC_REMOTE_ST")
+	if remote == "" {
+		remote = "st"
+	}
+	if err := s.Serve(s.Ctx, peersync.ServeOptions{Verb: verb, Interval: interval, Watch: remote}); err != nil {
 		return err
 	}
 	fmt.Fprintln(a.stderr, "# sync serve: stopped")

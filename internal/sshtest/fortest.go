@@ -9,7 +9,14 @@ import (
 // it (RSYNC_RSH). It skips t, with one line, where sshd cannot run.
 func ForTest(t testing.TB) *Server {
 	t.Helper()
-	s, err := Start(t.TempDir())
+	return ForTestWithPath(t, "")
+}
+
+// ForTestWithPath is ForTest for a server whose commands run with PATH
+// set to sessionPath (StartWithPath).
+func ForTestWithPath(t testing.TB, sessionPath string) *Server {
+	t.Helper()
+	s, err := StartWithPath(t.TempDir(), sessionPath)
 	if errors.Is(err, ErrUnavailable) {
 		t.Skipf("skipping: %v", err)
 	}

@@ -1,0 +1,354 @@
+package peersync
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/smalltalk-go/st/fleet"
+	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/message"
+)
+
+// How serve keeps its connections to the peers' `st sync watch`: one
+// that ends is made again after watchRetry, doubled with each failure in
+// a row up to maxBackoff; one that held for watchStable counts as a
+// success. A peer without st is asked again every maxBackoff, in case st
+// has been installed since. A connection silent for watchIdle (no line,
+// not even the ping) is given up as dead.
+const (
+	watchRetry   = time.Second
+	watchStable  = time.Minute
+	watchIdle    = 3 * arrivalsPing
+	watchPending = 1000 // arrivals held per peer before serve just pulls
+	watchLine    = 4096 // the longest line read from a peer
+)
+
+// arrivalWatches are serve's connections to its peers' `st sync watch`,
+// one per ssh peer it pulls from. Each notes the arrivals its peer
+// reports and wakes serve, which pulls from that peer when one of them
+// is for an agent of this host that it does not hold yet.
+type arrivalWatches struct {
+	command string    // the st command to run on a peer
+	rsh     []string  // the remote shell and its options
+	log     io.Writer // serve's log (locked: every watch writes to it)
+	wake    chan struct{}
+	byPeer  map[string]*arrivalWatch // by peers.yaml name and resolved target
+}
+
+// arrivalWatch is one connection, made again whenever it ends.
+type arrivalWatch struct {
+	peer       Peer
+	user, host string
+	path       string // the store root on the peer, as rsync names it
+	stop       context.CancelFunc
+	done       chan struct{}
+	state      watchState // what the log last said; run's goroutine only
+
+	mu      sync.Mutex
+	pending map[arrival]bool
+	all     bool // pull whatever was reported: a (re)connection, too many arrivals
+}
+
+// newArrivalWatches prepares the watches of a Syncer; command is the st
+// command peers run, remoteShell the command that reaches them.
+func (s *Syncer) newArrivalWatches(command, remoteShell string) *arrivalWatches {
+	rsh, ok := boundedRSH(remoteShell, true)
+	if !ok {
+		rsh = remoteShell
+	}
+	if strings.TrimSpace(rsh) == "" {
+		rsh = "ssh"
+	}
+	return &arrivalWatches{command: command, rsh: shellWords(rsh), log: s.Log, wake: make(chan struct{}, 1), byPeer: map[string]*arrivalWatch{}}
+}
+
+// update starts a watch for each ssh peer not watched yet and stops the
+// watches of peers no longer listed.
+func (ws *arrivalWatches) update(ctx context.Context, configDir string, peers []Peer) {
+	keep := map[string]bool{}
+	for _, p := range peers {
+		target, err := ResolvePeer(p.Spec, configDir, func(string) error { return nil })
+		if err != nil || isLocal(p.Spec) {
+			continue
+		}
+		user, host, path, ok := splitRemote(target)
+		if !ok {
+			continue
+		}
+		key := p.Name + "\x00" + target
+		keep[key] = true
+		if ws.byPeer[key] != nil {
+			continue
+		}
+		wctx, stop := context.WithCancel(ctx)
+		w := &arrivalWatch{peer: p, user: user, host: host, path: path, stop: stop, done: make(chan struct{}), pending: map[arrival]bool{}}
+		ws.byPeer[key] = w
+		go w.run(wctx, ws)
+	}
+	for key, w := range ws.byPeer {
+		if !keep[key] {
+			w.stop()
+			delete(ws.byPeer, key)
+		}
+	}
+}
+
+// close stops every watch and waits for them.
+func (ws *arrivalWatches) close() {
+	for _, w := range ws.byPeer {
+		w.stop()
+	}
+	for _, w := range ws.byPeer {
+		<-w.done
+	}
+}
+
+// splitRemote splits an rsync remote location [user@]host:path into its
+// parts; ok is false for what is not one (a daemon's host::module).
+func splitRemote(target string) (user, host, path string, ok bool) {
+	host, path, ok = strings.Cut(target, ":")
+	if strings.HasPrefix(host, "[") || strings.Contains(host, "@[") {
+		// An IPv6 address: [addr]:path.
+		i := strings.Index(target, "]:")
+		if i < 0 {
+			return "", "", "", false
+		}
+		host, path, ok = target[:i+1], target[i+2:], true
+	}
+	if !ok || strings.HasPrefix(path, ":") {
+		return "", "", "", false
+	}
+	if u, h, found := strings.Cut(host, "@"); found {
+		user, host = u, h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if host == "" {
+		return "", "", "", false
+	}
+	return user, host, path, true
+}
+
+// watchState is what a watch last told the log, so it speaks on changes
+// only.
+type watchState int
+
+const (
+	watchUnknown watchState = iota
+	watchUp
+	watchDown
+	watchNoST
+)
+
+// run keeps the connection to the peer's watch until ctx ends.
+func (w *arrivalWatch) run(ctx context.Context, ws *arrivalWatches) {
+	defer close(w.done)
+	failures := 0
+	for {
+		began := time.Now()
+		up, noST, why := w.connect(ctx, ws)
+		if ctx.Err() != nil {
+			return
+		}
+		wait := maxBackoff
+		if noST {
+			if w.state != watchNoST {
+				fmt.Fprintf(ws.log, "# sync serve: peer %s: no st sync watch there (%s); messages from it wait for the next round. Install st on its PATH for ssh commands (or set ST_SYNC_REMOTE_ST) to have them pulled as they arrive\n", w.peer.Name, why)
+			}
+			w.state = watchNoST
+		} else {
+			if up && time.Since(began) >= watchStable {
+				failures = 0
+			}
+			failures++
+			wait = min(maxBackoff, watchRetry<<min(failures-1, 16))
+			if w.state != watchDown {
+				fmt.Fprintf(ws.log, "# sync serve: peer %s: no arrivals watch (%s); messages from it wait for the next round until it is back (next try in %v)\n", w.peer.Name, why, wait)
+			}
+			w.state = watchDown
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(jitter(wait)):
+		}
+	}
+}
+
+// connect runs the peer's watch until it ends and says how: up when the
+// peer answered with the banner, noST when it has no st that knows the
+// verb, why in a few words.
+func (w *arrivalWatch) connect(ctx context.Context, ws *arrivalWatches) (up, noST bool, why string) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	args := append([]string{}, ws.rsh[1:]...)
+	if w.user != "" {
+		args = append(args, "-l", w.user)
+	}
+	args = append(args, w.host, ws.command+" sync watch -- "+shellQuotePath(w.path))
+	cmd := exec.CommandContext(ctx, ws.rsh[0], args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = waitDelay
+	// Its stdin stays open while the connection lasts: its end is the
+	// peer's sign to stop.
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return false, false, err.Error()
+	}
+	defer func() { _ = stdin.Close() }() // the peer's sign to stop, when still running
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return false, false, err.Error()
+	}
+	stderr := &tailBuffer{max: 512}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		return false, false, err.Error()
+	}
+	var silent atomic.Bool
+	idle := time.AfterFunc(watchIdle, func() { silent.Store(true); cancel() })
+	defer idle.Stop()
+	r := bufio.NewReaderSize(stdout, watchLine)
+	first := ""
+	for {
+		line, err := r.ReadSlice('\n')
+		if err != nil {
+			break
+		}
+		idle.Reset(watchIdle)
+		text := strings.TrimSpace(string(line))
+		if !up {
+			if text != arrivalsBanner {
+				first = text
+				break
+			}
+			up = true
+			if w.state != watchUp {
+				fmt.Fprintf(ws.log, "# sync serve: peer %s reports the messages that reach it: they are pulled as they arrive\n", w.peer.Name)
+			}
+			w.state = watchUp
+			w.note(arrival{}, ws) // a pull for what came while nobody watched
+			continue
+		}
+		if a, ok := parseArrival(text); ok {
+			w.note(a, ws)
+		}
+	}
+	cancel()
+	err = cmd.Wait()
+	why = lastLine(stderr.String())
+	switch {
+	case first != "":
+		why = "it answered " + strconv.Quote(truncate(first, 80))
+	case silent.Load():
+		why = fmt.Sprintf("silent for %v", watchIdle)
+	case why == "" && err != nil:
+		why = err.Error()
+	case why == "":
+		why = "it ended"
+	}
+	// ssh exits 255 for its own failures; any other end before the
+	// banner is the peer's shell or an st without the verb answering.
+	var exit *exec.ExitError
+	answered := err == nil || errors.As(err, &exit) && exit.ExitCode() != 255 && exit.ExitCode() != -1
+	return up, !up && !silent.Load() && (first != "" || answered), why
+}
+
+// note adds an arrival (the zero one: pull whatever came) and wakes serve.
+func (w *arrivalWatch) note(a arrival, ws *arrivalWatches) {
+	w.mu.Lock()
+	if a == (arrival{}) || len(w.pending) >= watchPending {
+		w.all = true
+		clear(w.pending)
+	} else if !w.all {
+		w.pending[a] = true
+	}
+	w.mu.Unlock()
+	select {
+	case ws.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns and clears what the peer reported since the last take.
+func (w *arrivalWatch) take() (got []arrival, all bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for a := range w.pending {
+		got = append(got, a)
+	}
+	clear(w.pending)
+	all, w.all = w.all, false
+	return got, all
+}
+
+// parseArrival reads an "inbox <agent> <name>" line.
+func parseArrival(line string) (arrival, bool) {
+	f := strings.Fields(line)
+	if len(f) != 3 || f[0] != "inbox" || !layout.ValidAgent(f[1]) || !message.IsCanonical(f[2]) {
+		return arrival{}, false
+	}
+	return arrival{agent: f[1], name: f[2]}, true
+}
+
+// pullArrivals pulls from each watched peer that reported a message
+// this host should have and does not yet; the others' reports are
+// dropped (the rounds bring everything in any case).
+func (s *Syncer) pullArrivals(ctx context.Context, ws *arrivalWatches, b *backoff) {
+	var due []Peer
+	wanted := s.wantedArrival()
+	for _, w := range ws.byPeer {
+		got, all := w.take()
+		if !all && !slices.ContainsFunc(got, wanted) || !b.due(w.peer.Name, time.Now()) {
+			continue
+		}
+		due = append(due, w.peer)
+	}
+	s.runPeers(ctx, "pull", due, b)
+}
+
+// wantedArrival returns whether a message a peer reported is one to pull
+// at once: one not here yet (neither in the inbox nor archived: a
+// message sent from here comes back in the report too) for an agent
+// that lives here, or that no host claims. A message between two other
+// hosts waits for the round.
+func (s *Syncer) wantedArrival() func(arrival) bool {
+	var view *fleet.Fleet
+	var marks map[string]int64
+	return func(a arrival) bool {
+		t, err := fsutil.Open(s.Root)
+		if err != nil {
+			return true
+		}
+		defer t.Close()
+		for _, dir := range []string{"inbox", "archive"} {
+			if _, err := t.Stat(a.agent + "/" + dir + "/" + a.name); err == nil {
+				return false
+			}
+		}
+		if s.Host == "" {
+			return true // no record: the homes are not known here
+		}
+		if view == nil {
+			f := fleet.Read(t, s.Host, s.now(), 0)
+			view, marks = &f, fleet.HomeMarks(s.StateDir, s.Root)
+		}
+		if _, ok := marks[a.agent]; ok {
+			return true
+		}
+		h, claimed := view.AgentHost(a.agent)
+		return !claimed || h.Local
+	}
+}

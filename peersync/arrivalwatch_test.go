@@ -1,0 +1,131 @@
+package peersync
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/smalltalk-go/st/internal/sshtest"
+)
+
+// logBuffer is a log that serve's goroutines write while the test reads.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// eventually waits up to a minute (a loaded machine) for cond.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("gave up waiting for %s", what)
+}
+
+// hubFleet is a hub reached over sshd and two spokes that list it as
+// their only peer; spoke b runs serve with rounds 1000 s apart, so after
+// its first round only an arrival report can bring it a message.
+type hubFleet struct {
+	srv        *sshtest.Server
+	hub, a, b  *machine
+	spec       string
+	bLog       *logBuffer
+	stopServe  func()
+	serveEnded chan struct{}
+}
+
+func newHubFleet(t *testing.T, sessionPath string) *hubFleet {
+	f := &hubFleet{srv: sshtest.ForTestWithPath(t, sessionPath)}
+	f.hub = newMachine(t, t.TempDir())
+	f.spec = f.srv.Spec(f.hub.root)
+	f.a = newMachine(t, writePeers(t, "hub: "+f.spec+"\n"))
+	f.b = newMachine(t, writePeers(t, "hub: "+f.spec+"\n"))
+	f.b.s.RSH = f.srv.RSH()
+	f.bLog = &logBuffer{}
+	f.b.s.Log, f.b.s.Stdout = f.bLog, io.Discard
+	ctx, cancel := context.WithCancel(context.Background())
+	f.serveEnded = make(chan struct{})
+	go func() {
+		defer close(f.serveEnded)
+		if err := f.b.s.Serve(ctx, ServeOptions{Interval: 1000 * time.Second, Watch: "st"}); err != nil {
+			t.Error(err)
+		}
+	}()
+	f.stopServe = func() { cancel(); <-f.serveEnded }
+	t.Cleanup(f.stopServe)
+	return f
+}
+
+// sendViaHub sends a message from alice on a to bob and pushes it to the
+// hub, as a's own serve would.
+func (f *hubFleet) sendViaHub(t *testing.T, body string) string {
+	t.Helper()
+	name := f.a.send("alice", "bob", body)
+	if err := f.a.s.Push(f.spec); err != nil {
+		t.Fatalf("push: %v\n%s", err, f.a.log)
+	}
+	return name
+}
+
+// With st on the hub, a spoke's serve hears of a message the moment
+// another spoke's push brings it to the hub, and pulls it: long before
+// its next round.
+func TestServePullsWhatTheHubReports(t *testing.T) {
+	f := newHubFleet(t, stOnPath(t))
+	eventually(t, "the watch connection", func() bool {
+		return strings.Contains(f.bLog.String(), "# sync serve: peer hub reports the messages that reach it")
+	})
+	name := f.sendViaHub(t, "through the hub\n")
+	eventually(t, "the message on b", func() bool { return f.b.has("bob/inbox/" + name) })
+
+	// A dropped connection (sshd's sessions killed, as a network drop
+	// would) is made again, and arrivals are pulled again.
+	f.srv.KillSessions()
+	eventually(t, "the drop in the log", func() bool {
+		return strings.Contains(f.bLog.String(), "# sync serve: peer hub: no arrivals watch (")
+	})
+	eventually(t, "the connection back", func() bool {
+		return strings.Count(f.bLog.String(), "reports the messages that reach it") == 2
+	})
+	again := f.sendViaHub(t, "after the drop\n")
+	eventually(t, "the second message on b", func() bool { return f.b.has("bob/inbox/" + again) })
+	f.stopServe()
+	if t.Failed() {
+		t.Log(f.bLog)
+	}
+}
+
+// Without st on the hub, serve says so once and goes on with its rounds.
+func TestServeWithoutSTOnTheHub(t *testing.T) {
+	f := newHubFleet(t, "")
+	eventually(t, "the note", func() bool {
+		return strings.Contains(f.bLog.String(), "# sync serve: peer hub: no st sync watch there (")
+	})
+	log := f.bLog.String()
+	if !strings.Contains(log, "command not found") {
+		t.Errorf("the note does not say why:\n%s", log)
+	}
+	f.stopServe()
+	if n := strings.Count(f.bLog.String(), "no st sync watch there"); n != 1 {
+		t.Errorf("said %d times:\n%s", n, f.bLog)
+	}
+}
