@@ -116,16 +116,24 @@ func (syncServeCmd) Help() string {
 peer each interval (moved by up to a fifth either way, so hosts started
 together drift apart), and a push to every peer as soon as a message,
 status or context is written here, so a message reaches a peer in about a
-second. A peer that fails is tried again after twice the wait each time,
-up to five minutes, while the others go on. Like every sync it holds the
-store's sync lock while it runs: a cron st sync on the same store then
-gives up after 2 s instead of piling up. Each rsync is bounded by the per-peer
-deadline (ST_SYNC_TIMEOUT_S, default 120).`
+second. Unless it only pushes, it also keeps one ssh connection to each
+peer running st sync watch there (the st of the peer's PATH for ssh
+commands, or ST_SYNC_REMOTE_ST), which reports each message that reaches
+the peer: one for an agent of this host is pulled at once, so through a
+hub a message arrives about as fast as in a mesh, and the transfers share
+that connection. Where the peer has no st, serve says so once and the
+rounds bring its messages; a dropped connection is made again after 1, 2,
+4... s (at most five minutes). A peer that fails is tried again after
+twice the wait each time, up to five minutes, while the others go on. Like
+every sync it holds the store's sync lock while it runs: a cron st sync on
+the same store then gives up after 2 s instead of piling up. Each rsync is
+bounded by the per-peer deadline (ST_SYNC_TIMEOUT_S, default 120).`
 }
 
 func (syncServeCmd) examples() []example {
 	return []example{
 		{"keep this host in sync with every peer", "st sync serve"},
 		{"a mesh host that only sends, rounds every 10 s", "st sync serve push --interval 10"},
+		{"a spoke whose hub has st outside ssh's PATH", "ST_SYNC_REMOTE_ST=/opt/st/bin/st st sync serve"},
 	}
 }
