@@ -42,8 +42,8 @@ func eventually(t *testing.T, what string, cond func() bool) {
 }
 
 // hubFleet is a hub reached over sshd and two spokes that list it as
-// their only peer; spoke b runs serve with rounds 1000 s apart, so after
-// its first round only an arrival report can bring it a message.
+// their only peer; spoke b runs serve with rounds every interval (1000 s:
+// after its first round only an arrival report can bring it a message).
 type hubFleet struct {
 	srv        *sshtest.Server
 	hub, a, b  *machine
@@ -53,7 +53,7 @@ type hubFleet struct {
 	serveEnded chan struct{}
 }
 
-func newHubFleet(t *testing.T, sessionPath string) *hubFleet {
+func newHubFleet(t *testing.T, sessionPath string, interval time.Duration) *hubFleet {
 	f := &hubFleet{srv: sshtest.ForTestWithPath(t, sessionPath)}
 	f.hub = newMachine(t, t.TempDir())
 	f.spec = f.srv.Spec(f.hub.root)
@@ -66,7 +66,7 @@ func newHubFleet(t *testing.T, sessionPath string) *hubFleet {
 	f.serveEnded = make(chan struct{})
 	go func() {
 		defer close(f.serveEnded)
-		if err := f.b.s.Serve(ctx, ServeOptions{Interval: 1000 * time.Second, Watch: "st"}); err != nil {
+		if err := f.b.s.Serve(ctx, ServeOptions{Interval: interval, Watch: "st"}); err != nil {
 			t.Error(err)
 		}
 	}()
@@ -90,7 +90,7 @@ func (f *hubFleet) sendViaHub(t *testing.T, body string) string {
 // another spoke's push brings it to the hub, and pulls it: long before
 // its next round.
 func TestServePullsWhatTheHubReports(t *testing.T) {
-	f := newHubFleet(t, stOnPath(t))
+	f := newHubFleet(t, stOnPath(t), 1000*time.Second)
 	eventually(t, "the watch connection", func() bool {
 		return strings.Contains(f.bLog.String(), "# sync serve: peer hub reports the messages that reach it")
 	})
@@ -114,9 +114,10 @@ func TestServePullsWhatTheHubReports(t *testing.T) {
 	}
 }
 
-// Without st on the hub, serve says so once and goes on with its rounds.
+// Without st on the hub, serve says so once and its rounds (every
+// second here) bring the messages.
 func TestServeWithoutSTOnTheHub(t *testing.T) {
-	f := newHubFleet(t, "")
+	f := newHubFleet(t, "", time.Second)
 	eventually(t, "the note", func() bool {
 		return strings.Contains(f.bLog.String(), "# sync serve: peer hub: no st sync watch there (")
 	})
@@ -124,8 +125,42 @@ func TestServeWithoutSTOnTheHub(t *testing.T) {
 	if !strings.Contains(log, "command not found") {
 		t.Errorf("the note does not say why:\n%s", log)
 	}
+	name := f.sendViaHub(t, "by the round\n")
+	eventually(t, "the message on b", func() bool { return f.b.has("bob/inbox/" + name) })
 	f.stopServe()
 	if n := strings.Count(f.bLog.String(), "no st sync watch there"); n != 1 {
 		t.Errorf("said %d times:\n%s", n, f.bLog)
+	}
+}
+
+// A spoke pulls at once only for a message it lacks, for an agent that
+// lives here or nowhere yet: not for its own messages coming back in the
+// report, nor for one between two other hosts.
+func TestWantedArrival(t *testing.T) {
+	b := newMachine(t, t.TempDir())
+	b.s.Host = "b"
+	b.wrote("bob")
+	c := newMachine(t, t.TempDir())
+	c.s.Host = "c"
+	c.wrote("carol")
+	if err := c.s.Push("local:" + b.root); err != nil { // c's record, claiming carol, reaches b
+		t.Fatalf("push: %v\n%s", err, c.log)
+	}
+	mine := b.send("bob", "dave", "sent here\n")
+	const other = "1700000000000-abcdef.md"
+	tests := []struct {
+		a    arrival
+		want bool
+	}{
+		{arrival{"bob", other}, true},    // lives here
+		{arrival{"erin", other}, true},   // nobody claims erin yet
+		{arrival{"carol", other}, false}, // lives on c
+		{arrival{"dave", mine}, false},   // already here
+	}
+	wanted := b.s.wantedArrival()
+	for _, tt := range tests {
+		if got := wanted(tt.a); got != tt.want {
+			t.Errorf("wanted(%v) = %v, want %v", tt.a, got, tt.want)
+		}
 	}
 }
