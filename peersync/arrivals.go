@@ -35,7 +35,7 @@ const (
 // ReportArrivals writes the arrivals protocol for root on out until ctx
 // ends, in reaches its end (the spoke hung up: sshd closes the command's
 // stdin) or a write fails. Only messages that arrive after it started
-// are reported: a spoke that connects pulls once anyway. A root that does
+// are reported: a spoke pulls once when it connects. A root that does
 // not exist yet is waited for.
 func ReportArrivals(ctx context.Context, root string, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
@@ -44,6 +44,12 @@ func ReportArrivals(ctx context.Context, root string, in io.Reader, out io.Write
 		_, _ = io.Copy(io.Discard, in) // only its end matters
 		cancel()
 	}()
+	a := &arrivals{root: root, dirty: map[string]bool{}, all: true}
+	wt := watch.NewFiltered(arrivalsPoll, a.note)
+	defer func() { _ = wt.Close() }() // stopping: nothing left to report to
+	// What is there now is not news: the spoke pulls once when it reads
+	// the banner, written only now that every later arrival is watched.
+	a.scan(wt)
 	w := bufio.NewWriter(out)
 	if _, err := fmt.Fprintln(w, arrivalsBanner); err != nil {
 		return err
@@ -51,11 +57,6 @@ func ReportArrivals(ctx context.Context, root string, in io.Reader, out io.Write
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	a := &arrivals{root: root, dirty: map[string]bool{}, all: true}
-	wt := watch.NewFiltered(arrivalsPoll, a.note)
-	defer func() { _ = wt.Close() }() // stopping: nothing left to report to
-	// What is there now is not news.
-	a.scan(wt)
 	ping := time.NewTicker(arrivalsPing)
 	defer ping.Stop()
 	for {
