@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,8 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/smalltalk-go/st/fleet"
-	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/message"
 )
@@ -115,31 +112,6 @@ func (ws *arrivalWatches) close() {
 	}
 }
 
-// splitRemote splits an rsync remote location [user@]host:path into its
-// parts; ok is false for what is not one (a daemon's host::module).
-func splitRemote(target string) (user, host, path string, ok bool) {
-	host, path, ok = strings.Cut(target, ":")
-	if strings.HasPrefix(host, "[") || strings.Contains(host, "@[") {
-		// An IPv6 address: [addr]:path.
-		i := strings.Index(target, "]:")
-		if i < 0 {
-			return "", "", "", false
-		}
-		host, path, ok = target[:i+1], target[i+2:], true
-	}
-	if !ok || strings.HasPrefix(path, ":") {
-		return "", "", "", false
-	}
-	if u, h, found := strings.Cut(host, "@"); found {
-		user, host = u, h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if host == "" {
-		return "", "", "", false
-	}
-	return user, host, path, true
-}
-
 // watchState is what a watch last told the log, so it speaks on changes
 // only.
 type watchState int
@@ -192,15 +164,7 @@ func (w *arrivalWatch) run(ctx context.Context, ws *arrivalWatches) {
 func (w *arrivalWatch) connect(ctx context.Context, ws *arrivalWatches) (up, noST bool, why string) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	args := append([]string{}, ws.rsh[1:]...)
-	if w.user != "" {
-		args = append(args, "-l", w.user)
-	}
-	args = append(args, w.host, ws.command+" sync watch -- "+shellQuotePath(w.path))
-	cmd := exec.CommandContext(ctx, ws.rsh[0], args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = waitDelay
+	cmd := w.command(ctx, ws)
 	// Its stdin stays open while the connection lasts: its end is the
 	// peer's sign to stop.
 	stdin, err := cmd.StdinPipe()
@@ -220,32 +184,7 @@ func (w *arrivalWatch) connect(ctx context.Context, ws *arrivalWatches) (up, noS
 	var silent atomic.Bool
 	idle := time.AfterFunc(watchIdle, func() { silent.Store(true); cancel() })
 	defer idle.Stop()
-	r := bufio.NewReaderSize(stdout, watchLine)
-	first := ""
-	for {
-		line, err := r.ReadSlice('\n')
-		if err != nil {
-			break
-		}
-		idle.Reset(watchIdle)
-		text := strings.TrimSpace(string(line))
-		if !up {
-			if text != arrivalsBanner {
-				first = text
-				break
-			}
-			up = true
-			if w.state != watchUp {
-				fmt.Fprintf(ws.log, "# sync serve: peer %s reports the messages that reach it: they are pulled as they arrive\n", w.peer.Name)
-			}
-			w.state = watchUp
-			w.note(arrival{}, ws) // a pull for what came while nobody watched
-			continue
-		}
-		if a, ok := parseArrival(text); ok {
-			w.note(a, ws)
-		}
-	}
+	up, first := w.read(stdout, idle, ws)
 	cancel()
 	err = cmd.Wait()
 	why = lastLine(stderr.String())
@@ -264,6 +203,51 @@ func (w *arrivalWatch) connect(ctx context.Context, ws *arrivalWatches) (up, noS
 	var exit *exec.ExitError
 	answered := err == nil || errors.As(err, &exit) && exit.ExitCode() != 255 && exit.ExitCode() != -1
 	return up, !up && !silent.Load() && (first != "" || answered), why
+}
+
+// command is the ssh that runs the peer's watch, in a process group of
+// its own that ctx's end kills.
+func (w *arrivalWatch) command(ctx context.Context, ws *arrivalWatches) *exec.Cmd {
+	args := append([]string{}, ws.rsh[1:]...)
+	if w.user != "" {
+		args = append(args, "-l", w.user)
+	}
+	args = append(args, w.host, ws.command+" sync watch -- "+shellQuotePath(w.path))
+	cmd := exec.CommandContext(ctx, ws.rsh[0], args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = waitDelay
+	return cmd
+}
+
+// read reads the peer's lines until the connection ends, noting each
+// arrival and holding off idle; up says the banner came, first is the
+// line that came instead.
+func (w *arrivalWatch) read(stdout io.Reader, idle *time.Timer, ws *arrivalWatches) (up bool, first string) {
+	r := bufio.NewReaderSize(stdout, watchLine)
+	for {
+		line, err := r.ReadSlice('\n')
+		if err != nil {
+			return up, "" // ended, or a line too long: either way, done
+		}
+		idle.Reset(watchIdle)
+		text := strings.TrimSpace(string(line))
+		switch {
+		case up:
+			if a, ok := parseArrival(text); ok {
+				w.note(a, ws)
+			}
+		case text != arrivalsBanner:
+			return false, text
+		default:
+			up = true
+			if w.state != watchUp {
+				fmt.Fprintf(ws.log, "# sync serve: peer %s reports the messages that reach it: they are pulled as they arrive\n", w.peer.Name)
+			}
+			w.state = watchUp
+			w.note(arrival{}, ws) // a pull for what came while nobody watched
+		}
+	}
 }
 
 // note adds an arrival (the zero one: pull whatever came) and wakes serve.
@@ -301,54 +285,4 @@ func parseArrival(line string) (arrival, bool) {
 		return arrival{}, false
 	}
 	return arrival{agent: f[1], name: f[2]}, true
-}
-
-// pullArrivals pulls from each watched peer that reported a message
-// this host should have and does not yet; the others' reports are
-// dropped (the rounds bring everything in any case).
-func (s *Syncer) pullArrivals(ctx context.Context, ws *arrivalWatches, b *backoff) {
-	var due []Peer
-	wanted := s.wantedArrival()
-	for _, w := range ws.byPeer {
-		got, all := w.take()
-		if !all && !slices.ContainsFunc(got, wanted) || !b.due(w.peer.Name, time.Now()) {
-			continue
-		}
-		due = append(due, w.peer)
-	}
-	s.runPeers(ctx, "pull", due, b)
-}
-
-// wantedArrival returns whether a message a peer reported is one to pull
-// at once: one not here yet (neither in the inbox nor archived: a
-// message sent from here comes back in the report too) for an agent
-// that lives here, or that no host claims. A message between two other
-// hosts waits for the round.
-func (s *Syncer) wantedArrival() func(arrival) bool {
-	var view *fleet.Fleet
-	var marks map[string]int64
-	return func(a arrival) bool {
-		t, err := fsutil.Open(s.Root)
-		if err != nil {
-			return true
-		}
-		defer t.Close()
-		for _, dir := range []string{"inbox", "archive"} {
-			if _, err := t.Stat(a.agent + "/" + dir + "/" + a.name); err == nil {
-				return false
-			}
-		}
-		if s.Host == "" {
-			return true // no record: the homes are not known here
-		}
-		if view == nil {
-			f := fleet.Read(t, s.Host, s.now(), 0)
-			view, marks = &f, fleet.HomeMarks(s.StateDir, s.Root)
-		}
-		if _, ok := marks[a.agent]; ok {
-			return true
-		}
-		h, claimed := view.AgentHost(a.agent)
-		return !claimed || h.Local
-	}
 }

@@ -5,29 +5,18 @@ import (
 	"context"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/smalltalk-go/st/internal/sshtest"
 )
 
-// logBuffer is a log that serve's goroutines write while the test reads.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
+// String reads a lockedWriter over a buffer while serve's goroutines
+// write to it.
+func (l *lockedWriter) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
+	return l.w.(*bytes.Buffer).String()
 }
 
 // eventually waits up to a minute (a loaded machine) for cond.
@@ -48,7 +37,7 @@ type hubFleet struct {
 	srv        *sshtest.Server
 	hub, a, b  *machine
 	spec       string
-	bLog       *logBuffer
+	bLog       *lockedWriter
 	stopServe  func()
 	serveEnded chan struct{}
 }
@@ -60,7 +49,7 @@ func newHubFleet(t *testing.T, sessionPath string, interval time.Duration) *hubF
 	f.a = newMachine(t, writePeers(t, "hub: "+f.spec+"\n"))
 	f.b = newMachine(t, writePeers(t, "hub: "+f.spec+"\n"))
 	f.b.s.RSH = f.srv.RSH()
-	f.bLog = &logBuffer{}
+	f.bLog = &lockedWriter{w: &bytes.Buffer{}}
 	f.b.s.Log, f.b.s.Stdout = f.bLog, io.Discard
 	ctx, cancel := context.WithCancel(context.Background())
 	f.serveEnded = make(chan struct{})

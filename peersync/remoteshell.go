@@ -52,6 +52,31 @@ func shellQuotePath(p string) string {
 	return prefix + "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
 
+// splitRemote splits an rsync remote location [user@]host:path into its
+// parts; ok is false for what is not one (a daemon's host::module).
+func splitRemote(target string) (user, host, path string, ok bool) {
+	host, path, ok = strings.Cut(target, ":")
+	if strings.HasPrefix(host, "[") || strings.Contains(host, "@[") {
+		// An IPv6 address: [addr]:path.
+		i := strings.Index(target, "]:")
+		if i < 0 {
+			return "", "", "", false
+		}
+		host, path, ok = target[:i+1], target[i+2:], true
+	}
+	if !ok || strings.HasPrefix(path, ":") {
+		return "", "", "", false
+	}
+	if u, h, found := strings.Cut(host, "@"); found {
+		user, host = u, h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if host == "" {
+		return "", "", "", false
+	}
+	return user, host, path, true
+}
+
 // tailBuffer keeps the last max bytes written to it: a long-lived
 // command's stderr, read when it ends.
 type tailBuffer struct {
