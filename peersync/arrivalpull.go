@@ -3,7 +3,6 @@ package peersync
 import (
 	"context"
 	"slices"
-	"time"
 
 	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/internal/fsutil"
@@ -11,16 +10,19 @@ import (
 
 // pullArrivals pulls from each watched peer that reported a message
 // this host should have and does not yet; the others' reports are
-// dropped (the rounds bring everything in any case).
+// dropped (the rounds bring everything in any case). A peer backing off
+// after a failed transfer is pulled all the same: it has just spoken
+// over its watch, so it is up (a connection dropped mid-pull is the
+// usual failure), and the report is about one message, not a retry
+// loop.
 func (s *Syncer) pullArrivals(ctx context.Context, ws *arrivalWatches, b *backoff) {
 	var due []Peer
 	wanted := s.wantedArrival()
 	for _, w := range ws.byPeer {
 		got, all := w.take()
-		if !all && !slices.ContainsFunc(got, wanted) || !b.due(w.peer.Name, time.Now()) {
-			continue
+		if all || slices.ContainsFunc(got, wanted) {
+			due = append(due, w.peer)
 		}
-		due = append(due, w.peer)
 	}
 	s.runPeers(ctx, "pull", due, b)
 }

@@ -23,13 +23,15 @@ import (
 // a row up to maxBackoff; one that held for watchStable counts as a
 // success. A peer without st is asked again every maxBackoff, in case st
 // has been installed since. A connection silent for watchIdle (no line,
-// not even the ping) is given up as dead.
+// not even the ping) is given up as dead; one whose output ended is
+// given watchExit to exit.
 const (
 	watchRetry   = time.Second
 	watchStable  = time.Minute
 	watchIdle    = 3 * arrivalsPing
 	watchPending = 1000 // arrivals held per peer before serve just pulls
 	watchLine    = 4096 // the longest line read from a peer
+	watchExit    = 10 * time.Second
 )
 
 // arrivalWatches are serve's connections to its peers' `st sync watch`,
@@ -65,10 +67,11 @@ func (s *Syncer) newArrivalWatches(command, remoteShell string) *arrivalWatches 
 	if !ok {
 		rsh = remoteShell
 	}
-	if strings.TrimSpace(rsh) == "" {
-		rsh = "ssh"
+	words := shellWords(rsh)
+	if len(words) == 0 {
+		words = []string{"ssh"}
 	}
-	return &arrivalWatches{command: command, rsh: shellWords(rsh), log: s.Log, wake: make(chan struct{}, 1), byPeer: map[string]*arrivalWatch{}}
+	return &arrivalWatches{command: command, rsh: words, log: s.Log, wake: make(chan struct{}, 1), byPeer: map[string]*arrivalWatch{}}
 }
 
 // update starts a watch for each ssh peer not watched yet and stops the
@@ -185,7 +188,14 @@ func (w *arrivalWatch) connect(ctx context.Context, ws *arrivalWatches) (up, noS
 	idle := time.AfterFunc(watchIdle, func() { silent.Store(true); cancel() })
 	defer idle.Stop()
 	up, first := w.read(stdout, idle, ws)
-	cancel()
+	if first != "" {
+		cancel() // not our watch: nothing to wait for
+	} else {
+		// Its output ended: give ssh a moment to exit with the remote
+		// command's status (127 says st is missing) before killing it.
+		grace := time.AfterFunc(watchExit, cancel)
+		defer grace.Stop()
+	}
 	err = cmd.Wait()
 	why = lastLine(stderr.String())
 	switch {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +44,7 @@ type hubFleet struct {
 	serveEnded chan struct{}
 }
 
-func newHubFleet(t *testing.T, sessionPath string, interval time.Duration) *hubFleet {
+func newHubFleet(t *testing.T, sessionPath string) *hubFleet {
 	f := &hubFleet{srv: sshtest.ForTestWithPath(t, sessionPath)}
 	f.hub = newMachine(t, t.TempDir())
 	f.spec = f.srv.Spec(f.hub.root)
@@ -51,6 +53,11 @@ func newHubFleet(t *testing.T, sessionPath string, interval time.Duration) *hubF
 	f.b.s.RSH = f.srv.RSH()
 	f.bLog = &lockedWriter{w: &bytes.Buffer{}}
 	f.b.s.Log, f.b.s.Stdout = f.bLog, io.Discard
+	return f
+}
+
+// serve starts b's serve, stopped when t ends.
+func (f *hubFleet) serve(t *testing.T, interval time.Duration) {
 	ctx, cancel := context.WithCancel(context.Background())
 	f.serveEnded = make(chan struct{})
 	go func() {
@@ -60,8 +67,12 @@ func newHubFleet(t *testing.T, sessionPath string, interval time.Duration) *hubF
 		}
 	}()
 	f.stopServe = func() { cancel(); <-f.serveEnded }
-	t.Cleanup(f.stopServe)
-	return f
+	t.Cleanup(func() {
+		f.stopServe()
+		if t.Failed() {
+			t.Logf("b's log:\n%s", f.bLog)
+		}
+	})
 }
 
 // sendViaHub sends a message from alice on a to bob and pushes it to the
@@ -79,7 +90,8 @@ func (f *hubFleet) sendViaHub(t *testing.T, body string) string {
 // another spoke's push brings it to the hub, and pulls it: long before
 // its next round.
 func TestServePullsWhatTheHubReports(t *testing.T) {
-	f := newHubFleet(t, stOnPath(t), 1000*time.Second)
+	f := newHubFleet(t, stOnPath(t))
+	f.serve(t, 1000*time.Second)
 	eventually(t, "the watch connection", func() bool {
 		return strings.Contains(f.bLog.String(), "# sync serve: peer hub reports the messages that reach it")
 	})
@@ -97,16 +109,13 @@ func TestServePullsWhatTheHubReports(t *testing.T) {
 	})
 	again := f.sendViaHub(t, "after the drop\n")
 	eventually(t, "the second message on b", func() bool { return f.b.has("bob/inbox/" + again) })
-	f.stopServe()
-	if t.Failed() {
-		t.Log(f.bLog)
-	}
 }
 
 // Without st on the hub, serve says so once and its rounds (every
 // second here) bring the messages.
 func TestServeWithoutSTOnTheHub(t *testing.T) {
-	f := newHubFleet(t, "", time.Second)
+	f := newHubFleet(t, "")
+	f.serve(t, time.Second)
 	eventually(t, "the note", func() bool {
 		return strings.Contains(f.bLog.String(), "# sync serve: peer hub: no st sync watch there (")
 	})
@@ -152,4 +161,31 @@ func TestWantedArrival(t *testing.T) {
 			t.Errorf("wanted(%v) = %v, want %v", tt.a, got, tt.want)
 		}
 	}
+}
+
+// A pull that failed puts the hub in backoff (2000 s here), but what its
+// watch reports next is pulled all the same: the hub has just spoken.
+func TestServePullsArrivalsFromAHubInBackoff(t *testing.T) {
+	f := newHubFleet(t, stOnPath(t))
+	real, err := lookPath("rsync", os.Getenv("PATH"))
+	if err != nil {
+		t.Skip("rsync not installed")
+	}
+	bin, broken := t.TempDir(), filepath.Join(t.TempDir(), "broken")
+	os.WriteFile(filepath.Join(bin, "rsync"), []byte("#!/bin/sh\n[ -e "+broken+" ] && exit 12\nexec "+real+" \"$@\"\n"), 0o755)
+	f.b.s.PathEnv = bin
+	f.serve(t, 1000*time.Second)
+	eventually(t, "the watch connection", func() bool {
+		return strings.Contains(f.bLog.String(), "# sync serve: peer hub reports the messages that reach it")
+	})
+	os.WriteFile(broken, nil, 0o666)
+	first := f.sendViaHub(t, "pulled by a failing rsync\n")
+	eventually(t, "the failed pull", func() bool {
+		return strings.Contains(f.bLog.String(), "# sync serve: peer hub failed; next try in")
+	})
+	os.Remove(broken)
+	second := f.sendViaHub(t, "pulled in backoff\n")
+	eventually(t, "both messages on b", func() bool {
+		return f.b.has("bob/inbox/"+first) && f.b.has("bob/inbox/"+second)
+	})
 }
