@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -151,10 +152,11 @@ func contains(list []string, s string) bool {
 }
 
 // lockedWriter serialises writes: a peer's push and its sweeps share one
-// buffer, and rsync's output is copied in by its own goroutine.
+// buffer, and rsync's output is copied in by its own goroutine; serve's
+// log is written by its loop and its arrival watches.
 type lockedWriter struct {
 	mu sync.Mutex
-	w  *bytes.Buffer
+	w  io.Writer
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {

@@ -52,6 +52,10 @@ type simConfig struct {
 	// Interval, a push after each local change) instead of a loop of
 	// `sync --all` / `sync push --all` every Interval.
 	Serve bool
+	// Watch has each spoke's serve keep a connection to the hub's `st
+	// sync watch` (the sshd's PATH must hold st: stOnPath) and pull what
+	// it reports at once.
+	Watch bool
 }
 
 type simResult struct {
@@ -352,10 +356,14 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 			if cfg.Topology == "mesh" {
 				verb = "push"
 			}
+			watch := ""
+			if cfg.Watch {
+				watch = "st"
+			}
 			loops.Go(func() {
 				// Hosts start over one interval, as the cron loops do.
 				time.Sleep(time.Duration(rand.Int64N(int64(cfg.Interval))))
-				if err := syncers[i].Serve(serveCtx, ServeOptions{Verb: verb, Interval: cfg.Interval}); err != nil {
+				if err := syncers[i].Serve(serveCtx, ServeOptions{Verb: verb, Interval: cfg.Interval, Watch: watch}); err != nil {
 					tb.Error(err)
 				}
 			})
@@ -549,12 +557,12 @@ func TestFleetSimSmall(t *testing.T) {
 	}
 }
 
-// The same fleet with every spoke running sync serve: nothing lost or
-// doubled, and serve stops when asked.
+// The same fleet with every spoke running sync serve and watching the
+// hub's arrivals: nothing lost or doubled, and serve stops when asked.
 func TestFleetSimServe(t *testing.T) {
-	srv := sshtest.ForTest(t)
+	srv := sshtest.ForTestWithPath(t, stOnPath(t))
 	r := runFleetSim(t, srv, simConfig{Topology: "hub", Hosts: 3, Agents: 2, Interval: time.Second,
-		SendFor: 3 * time.Second, PerAgent: time.Second, Drain: 30 * time.Second, Serve: true})
+		SendFor: 3 * time.Second, PerAgent: time.Second, Drain: 30 * time.Second, Serve: true, Watch: true})
 	t.Log(r)
 	if r.Sent == 0 {
 		t.Fatal("nothing sent")
@@ -568,9 +576,10 @@ func BenchmarkFleetSim(b *testing.B) {
 	if spec == "" {
 		spec = "hub:2,mesh:2"
 	}
-	srv := sshtest.ForTest(b)
+	srv := sshtest.ForTestWithPath(b, stOnPath(b))
 	interval, sendFor, drain := 5*time.Second, 30*time.Second, 5*time.Minute
-	serve := os.Getenv("ST_FLEETSIM_MODE") == "serve"
+	mode := os.Getenv("ST_FLEETSIM_MODE")
+	serve := mode == "serve" || mode == "serve-nowatch"
 	for name, d := range map[string]*time.Duration{"ST_FLEETSIM_INTERVAL": &interval, "ST_FLEETSIM_SEND": &sendFor, "ST_FLEETSIM_DRAIN": &drain} {
 		if v, err := time.ParseDuration(os.Getenv(name)); err == nil {
 			*d = v
@@ -585,7 +594,7 @@ func BenchmarkFleetSim(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/N=%d", topo, hosts), func(b *testing.B) {
 			for b.Loop() {
 				r := runFleetSim(b, srv, simConfig{Topology: topo, Hosts: hosts, Agents: 5, Interval: interval,
-					SendFor: sendFor, PerAgent: 10 * time.Second, Drain: drain, Serve: serve})
+					SendFor: sendFor, PerAgent: 10 * time.Second, Drain: drain, Serve: serve, Watch: mode == "serve"})
 				b.Log(r)
 				b.ReportMetric(float64(r.Median.Milliseconds()), "median-ms")
 				b.ReportMetric(float64(r.P95.Milliseconds()), "p95-ms")

@@ -23,6 +23,13 @@ type ServeOptions struct {
 	// Settle gathers a burst of local changes (a message and its
 	// folder's fsync, a context write) into one push.
 	Settle time.Duration
+	// Watch is the st command that serve runs on each ssh peer it pulls
+	// from, over one long-lived connection, to hear of the messages that
+	// reach the peer (`st sync watch`, arrivals.go): a message for an
+	// agent of this host is then pulled at once instead of at the next
+	// round. Empty: no connections; messages wait for the rounds, as
+	// they do from a peer where st is not installed.
+	Watch string
 }
 
 // Serve tuning: the jitter spreads hosts started together, the backoff
@@ -59,7 +66,18 @@ func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 	}
 	ss := *s
 	ss.Ctx = ctx
+	ss.Log = &lockedWriter{w: s.Log} // the arrival watches write to it too
 	b := &backoff{interval: o.Interval, state: map[string]*peerState{}}
+	var arrivals *arrivalWatches
+	var arrived <-chan struct{}
+	if o.Watch != "" && o.Verb != "push" {
+		mux := newSSHMux(s.RSH)
+		defer mux.close()
+		arrivals = ss.newArrivalWatches(o.Watch, mux.master(s.RSH))
+		defer arrivals.close()
+		arrived = arrivals.wake
+		ss.RSH = mux.client(s.RSH)
+	}
 
 	w := watch.NewFiltered(0, localChange())
 	defer func() { _ = w.Close() }() // stopping to watch: nothing left to report to
@@ -80,22 +98,25 @@ func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 		case <-settle:
 			settle = nil
 			if o.Verb != "pull" {
-				ss.serveRound(ctx, "push", b)
+				ss.serveRound(ctx, "push", b, arrivals)
 			}
+		case <-arrived:
+			ss.pullArrivals(ctx, arrivals, b)
 		case <-round.C:
 			// Rounds start an interval apart, however long each takes
 			// (a round longer than the interval is followed at once).
 			start := time.Now()
-			ss.serveRound(ctx, o.Verb, b)
+			ss.serveRound(ctx, o.Verb, b, arrivals)
 			round.Reset(max(0, jitter(o.Interval)-time.Since(start)))
 		}
 	}
 }
 
 // serveRound runs one round against the peers not backing off, and
-// records who failed. Its errors are in the log: a round never ends
+// records who failed; it also keeps the arrival watches (nil: none) in
+// step with peers.yaml. Its errors are in the log: a round never ends
 // serve.
-func (s *Syncer) serveRound(ctx context.Context, verb string, b *backoff) {
+func (s *Syncer) serveRound(ctx context.Context, verb string, b *backoff, arrivals *arrivalWatches) {
 	peers, err := readPeers(s.ConfigDir)
 	if err == nil {
 		err = s.checkSpecs(peers)
@@ -104,6 +125,9 @@ func (s *Syncer) serveRound(ctx context.Context, verb string, b *backoff) {
 		fmt.Fprintf(s.Log, "# sync serve: %v\n", err)
 		return
 	}
+	if arrivals != nil {
+		arrivals.update(ctx, s.ConfigDir, peers)
+	}
 	now := time.Now()
 	var due []Peer
 	for _, p := range peers {
@@ -111,6 +135,11 @@ func (s *Syncer) serveRound(ctx context.Context, verb string, b *backoff) {
 			due = append(due, p)
 		}
 	}
+	s.runPeers(ctx, verb, due, b)
+}
+
+// runPeers runs verb against peers and records who failed.
+func (s *Syncer) runPeers(ctx context.Context, verb string, due []Peer, b *backoff) {
 	if len(due) == 0 {
 		return
 	}

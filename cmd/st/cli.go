@@ -34,7 +34,7 @@ type cli struct {
 	Reserve      reserveCmd      `cmd:"" group:"Reservations" reads:"ST_ROOT ST_AGENT" help:"reserve files of this repository so other agents keep off them"`
 	Release      releaseCmd      `cmd:"" group:"Reservations" reads:"ST_ROOT ST_AGENT" help:"give back your reservations"`
 	Reservations reservationsCmd `cmd:"" group:"Reservations" reads:"ST_ROOT" help:"list the active reservations"`
-	Sync         syncGroup       `cmd:"" group:"Sync" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S XDG_STATE_HOME" help:"push or pull the store to and from peers with rsync"`
+	Sync         syncGroup       `cmd:"" group:"Sync" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S ST_SYNC_REMOTE_ST XDG_STATE_HOME" help:"push or pull the store to and from peers with rsync"`
 	Gc           gcCmd           `cmd:"" group:"Sync" help:"remove resurrected copies of archived messages"`
 	Hooks        hooksCmd        `cmd:"" group:"Hooks" help:"show, install, remove or check st's Claude Code, Codex and Gemini CLI hooks"`
 	Hook         hookCmd         `cmd:"" group:"Hooks" help:"run one hook event (called by Claude Code or Codex)"`

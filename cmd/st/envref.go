@@ -61,6 +61,7 @@ var envGroups = []settingGroup{
 		{"ST_HOST", "the machine's host name", "this machine's name in the fleet (.st-hosts/<host>)", "st sync, agents, overview, status --set and context write (for another agent), st-dashboard, session-start, codex-session-start (the fleet brief)"},
 		{"ST_SYNC_STALE_S", "900", "a host not synced for this many seconds is flagged STALE", "agents, overview, st-dashboard, session-start, codex-session-start (the fleet brief)"},
 		{"ST_SYNC_TIMEOUT_S", "120", "seconds one peer may take before its rsync and ssh are stopped", "st sync, st sync serve"},
+		{"ST_SYNC_REMOTE_ST", "st", "the command that runs st on a peer over ssh, for st sync serve's connection to st sync watch there; give a full path when st is not on the peer's PATH for ssh commands", "st sync serve"},
 		{"RSYNC_RSH", "ssh", "the remote shell rsync runs, e.g. \"ssh -p 2222 -i ~/.ssh/st_sync\" (rsync's own variable); st adds its connect and keep-alive timeouts unless it sets them with -o", "st sync"},
 		{"BROWSER", "xdg-open", "the browser dashboard --open starts", "dashboard --open"},
 		{"ST_CHANNEL_DEBUG", "", "1 prints the MCP channel's debug lines on stderr", "mcp"},

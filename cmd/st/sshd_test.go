@@ -14,14 +14,19 @@ import (
 // sshd starts a real OpenSSH server on loopback for the rest of the
 // script (sshtest), points rsync at it (RSYNC_RSH) and sets $SSHPEER to
 // user@127.0.0.1, so peers are $SSHPEER:PATH. Scripts guard it with
-// [!sshd] skip (sshCondition).
+// [!sshd] skip (sshCondition). "sshd DIR" puts DIR first on the PATH of
+// the commands it runs (sshd $STBINDIR: a host with st installed).
 func cmdSshd(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 0 {
-		ts.Fatalf("usage: sshd")
+	if neg || len(args) > 1 {
+		ts.Fatalf("usage: sshd [DIR]")
+	}
+	sessionPath := ""
+	if len(args) == 1 {
+		sessionPath = args[0] + ":/usr/local/bin:/usr/bin:/bin"
 	}
 	dir := ts.MkAbs("sshd-files")
 	ts.Check(os.MkdirAll(dir, 0o700))
-	srv, err := sshtest.Start(dir)
+	srv, err := sshtest.StartWithPath(dir, sessionPath)
 	ts.Check(err)
 	ts.Defer(srv.Stop)
 	ts.Setenv("RSYNC_RSH", srv.RSH())

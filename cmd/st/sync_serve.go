@@ -17,7 +17,8 @@ import (
 // syncGroup is `sync`: "serve" selects the long-running loop, anything
 // else is the hidden default verb (push, pull, sweep, --all).
 type syncGroup struct {
-	Serve syncServeCmd `cmd:"" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S" help:"sync with every peer in a loop, and push each local change at once"`
+	Serve syncServeCmd `cmd:"" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S ST_SYNC_REMOTE_ST" help:"sync with every peer in a loop, and push each local change at once"`
+	Watch syncWatchCmd `cmd:"" hidden:"" reads:"ST_ROOT" help:"report the messages that reach this store, for a peer's sync serve"`
 	Run   syncCmd      `cmd:"" default:"withargs" hidden:"" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S" help:"push or pull the store to and from peers with rsync"`
 }
 
@@ -61,7 +62,11 @@ func (c *syncServeCmd) Run(a *app) error {
 	}
 	defer unlock()
 	fmt.Fprintf(a.stderr, "# sync serve: root=%s interval=%dms deadline=%v (SIGINT/SIGTERM to stop)\n", root, interval.Milliseconds(), s.Deadline)
-	if err := s.Serve(s.Ctx, peersync.ServeOptions{Verb: verb, Interval: interval}); err != nil {
+	remote := a.env.Get("ST_SYNC_REMOTE_ST")
+	if remote == "" {
+		remote = "st"
+	}
+	if err := s.Serve(s.Ctx, peersync.ServeOptions{Verb: verb, Interval: interval, Watch: remote}); err != nil {
 		return err
 	}
 	fmt.Fprintln(a.stderr, "# sync serve: stopped")
@@ -111,16 +116,24 @@ func (syncServeCmd) Help() string {
 peer each interval (moved by up to a fifth either way, so hosts started
 together drift apart), and a push to every peer as soon as a message,
 status or context is written here, so a message reaches a peer in about a
-second. A peer that fails is tried again after twice the wait each time,
-up to five minutes, while the others go on. Like every sync it holds the
-store's sync lock while it runs: a cron st sync on the same store then
-gives up after 2 s instead of piling up. Each rsync is bounded by the per-peer
-deadline (ST_SYNC_TIMEOUT_S, default 120).`
+second. Unless it only pushes, it also keeps one ssh connection to each
+peer running st sync watch there (the st of the peer's PATH for ssh
+commands, or ST_SYNC_REMOTE_ST), which reports each message that reaches
+the peer: one for an agent of this host is pulled at once, so through a
+hub a message arrives about as fast as in a mesh, and the transfers share
+that connection. Where the peer has no st, serve says so once and the
+rounds bring its messages; a dropped connection is made again after 1, 2,
+4... s (at most five minutes). A peer that fails is tried again after
+twice the wait each time, up to five minutes, while the others go on. Like
+every sync it holds the store's sync lock while it runs: a cron st sync on
+the same store then gives up after 2 s instead of piling up. Each rsync is
+bounded by the per-peer deadline (ST_SYNC_TIMEOUT_S, default 120).`
 }
 
 func (syncServeCmd) examples() []example {
 	return []example{
 		{"keep this host in sync with every peer", "st sync serve"},
 		{"a mesh host that only sends, rounds every 10 s", "st sync serve push --interval 10"},
+		{"a spoke whose hub has st outside ssh's PATH", "ST_SYNC_REMOTE_ST=/opt/st/bin/st st sync serve"},
 	}
 }

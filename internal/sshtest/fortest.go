@@ -9,10 +9,17 @@ import (
 // it (RSYNC_RSH). It skips t, with one line, where sshd cannot run.
 func ForTest(t testing.TB) *Server {
 	t.Helper()
+	return ForTestWithPath(t, "")
+}
+
+// ForTestWithPath is ForTest for a server whose commands run with PATH
+// set to sessionPath (StartWithPath).
+func ForTestWithPath(t testing.TB, sessionPath string) *Server {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("a real sshd: skipped in -short mode")
 	}
-	s, err := Start(t.TempDir())
+	s, err := StartWithPath(t.TempDir(), sessionPath)
 	if errors.Is(err, ErrUnavailable) {
 		t.Skipf("skipping: %v", err)
 	}

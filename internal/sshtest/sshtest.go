@@ -32,9 +32,12 @@ type Server struct {
 	Port   int
 	User   string
 	Config string // the ssh client config (ssh -F)
-	cmd    *exec.Cmd
-	done   chan struct{}
-	args   []string
+	// SessionPath, when set, is the PATH of the commands the server runs
+	// (as a hub's login environment would set it); else sshd's default.
+	SessionPath string
+	cmd         *exec.Cmd
+	done        chan struct{}
+	args        []string
 }
 
 // ErrUnavailable means this machine cannot run the test server (no sshd
@@ -43,7 +46,11 @@ var ErrUnavailable = errors.New("sshd unavailable")
 
 // Start generates keys and configs in dir (which must exist and be empty
 // of them) and starts sshd in the foreground on a free loopback port.
-func Start(dir string) (*Server, error) {
+func Start(dir string) (*Server, error) { return StartWithPath(dir, "") }
+
+// StartWithPath is Start for a server whose commands run with PATH set
+// to sessionPath ("": sshd's default, which holds no st).
+func StartWithPath(dir, sessionPath string) (*Server, error) {
 	sshd, err := Available()
 	if err != nil {
 		return nil, err
@@ -52,7 +59,7 @@ func Start(dir string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Dir: dir, User: u.Username, Config: filepath.Join(dir, "ssh_config")}
+	s := &Server{Dir: dir, User: u.Username, Config: filepath.Join(dir, "ssh_config"), SessionPath: sessionPath}
 	for _, key := range []string{"host_key", "user_key"} {
 		out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "st-test", "-f", filepath.Join(dir, key)).CombinedOutput()
 		if err != nil {
@@ -126,8 +133,12 @@ func (s *Server) writeConfigs() error {
 	// shell, and bash started by sshd reads $HOME/.bashrc, whose start-up work
 	// (a pyenv rehash under a lock on this image) made every connection wait
 	// up to a minute when syncs ran side by side.
+	setEnv := "HOME=" + sessionHome
+	if s.SessionPath != "" {
+		setEnv += " PATH=" + s.SessionPath
+	}
 	sshdConfig := fmt.Sprintf(`ListenAddress 127.0.0.1:%d
-SetEnv HOME=%s
+SetEnv %s
 HostKey %s
 AuthorizedKeysFile %s
 PubkeyAuthentication yes
@@ -141,7 +152,7 @@ PidFile none
 LogLevel VERBOSE
 MaxStartups 200
 MaxSessions 100
-`, s.Port, sessionHome, filepath.Join(s.Dir, "host_key"), filepath.Join(s.Dir, "authorized_keys"), s.User)
+`, s.Port, setEnv, filepath.Join(s.Dir, "host_key"), filepath.Join(s.Dir, "authorized_keys"), s.User)
 	known := fmt.Sprintf("[127.0.0.1]:%d %s", s.Port, hostPub)
 	client := fmt.Sprintf(`Host 127.0.0.1
   Port %d
