@@ -70,8 +70,7 @@ func TestReservedEditRefused(t *testing.T) {
 // reason reaches the model once; a cat of the same file passes.
 func TestReservedShellWriteRefused(t *testing.T) {
 	t.Parallel()
-	var r *rig
-	r = newRig(t, func(n int, req apiRequest) reply {
+	r := newRig(t, func(n int, req apiRequest) reply {
 		switch n {
 		case 0:
 			return call(hooksShellTool, map[string]any{"command": "echo changed > src/a.go", "description": "edit"})
