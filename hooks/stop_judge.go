@@ -109,7 +109,9 @@ func judgeStop(c *call) string {
 		return ""
 	}
 	nudged := false
-	_ = UpdateState(c.ctx, c.t, c.opt.Agent, p.SessionID, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
+	ctx, cancel := c.opt.lockCtx() // the judge may have outlasted the first lock wait
+	defer cancel()
+	_ = UpdateState(ctx, c.t, c.opt.Agent, p.SessionID, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
 		if s.NudgePrompt != promptKey {
 			s.NudgePrompt, s.Nudges = promptKey, 0
 		}

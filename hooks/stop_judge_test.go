@@ -203,3 +203,28 @@ func TestStopJudgeConfig(t *testing.T) {
 		t.Errorf("defaults %q %v", c.StopJudge, c.StopNudgeThreshold)
 	}
 }
+
+// TestStopJudgeSlowKeepsLine: a judge that answers late inside its bound,
+// or runs out of it, still leaves the turn's Stop line, with its answer
+// or "timeout", under the default hook budget.
+func TestStopJudgeSlowKeepsLine(t *testing.T) {
+	sessions := map[string]string{"claudecode": "8ef91779-2425-4453-8525-1f6061eee1de", "codex": "01a23373-055a-76e2-949f-721c83d19988"}
+	for _, tt := range []struct{ client, judge, verdict string }{
+		{"claudecode", "slow.sh", "0.9"},
+		{"claudecode", "sleep.sh", "timeout"},
+		{"codex", "slow.sh", "0.9"},
+	} {
+		t.Run(tt.client+"/"+tt.judge, func(t *testing.T) {
+			opt := judgeRig(t, tt.judge, "")
+			opt.HookTimeoutMS = ""
+			out := serveStop(t, tt.client, opt, clientStop(t, tt.client, nil))
+			if nudged := strings.Contains(out, "st's stop judge"); nudged != (tt.verdict == "0.9") {
+				t.Errorf("nudged %v; stdout %q", nudged, out)
+			}
+			lines := stopLines(t, opt, sessions[tt.client])
+			if len(lines) != 1 || lines[0].Judge != tt.verdict {
+				t.Errorf("Stop lines %+v, want one with judge %q", lines, tt.verdict)
+			}
+		})
+	}
+}
