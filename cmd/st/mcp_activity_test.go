@@ -38,6 +38,10 @@ func TestMCPRecordsCallsWithoutHooks(t *testing.T) {
 	p := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"))
 	p.ok("st_agents", nil)
 	p.fails("st_msg_read", map[string]any{"filename": "1714826789099-zzzzzz.md"})
+	// Refused by the input schema (no body): a failed call all the same.
+	if res := p.call("st_msg_send", map[string]any{"to": "bob"}); !res.IsError {
+		t.Fatalf("st_msg_send without a body: %s", mcpText(res))
+	}
 	p.cs.Close()
 	p.waitExit(t, 10*time.Second)
 	logs := mcpLogs(t, root)
@@ -52,12 +56,12 @@ func TestMCPRecordsCallsWithoutHooks(t *testing.T) {
 			}
 			got = append(got, e.Event+" "+e.Tool)
 		}
-		want := "SessionStart |PostToolUse st_agents|PostToolUseFailure st_msg_read|SessionEnd "
+		want := "SessionStart |PostToolUse st_agents|PostToolUseFailure st_msg_read|PostToolUseFailure st_msg_send|SessionEnd "
 		if strings.Join(got, "|") != want {
 			t.Errorf("lines %q, want %q", strings.Join(got, "|"), want)
 		}
-		if evs[2].Error == "" {
-			t.Errorf("the failed call's line has no error: %+v", evs[2])
+		if evs[2].Error == "" || len(evs) > 3 && !strings.Contains(evs[3].Error, "body") {
+			t.Errorf("the failed calls' lines do not say why: %+v", evs[2:])
 		}
 	}
 }
