@@ -86,3 +86,30 @@ func TestMCPQuietWhereHooksRecord(t *testing.T) {
 		t.Errorf("st mcp recorded where the hooks do: %v", logs)
 	}
 }
+
+// An agent that only talks MCP shows as active while it works: a served
+// call moves its lastActivity (the status file's time), even a call that
+// sends or reads nothing.
+func TestMCPCallsMoveLastActivity(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "store")
+	p := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"))
+	p.ok("st_agents", nil)
+	st := filepath.Join(root, "alice", "status")
+	if err := os.WriteFile(st, []byte("busy\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(st, old, old); err != nil {
+		t.Fatal(err)
+	}
+	p.ok("st_agents", nil)
+	fi, err := os.Stat(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(fi.ModTime()) > time.Minute {
+		t.Errorf("the status file's time stayed at %v after a served call", fi.ModTime())
+	}
+	p.cs.Close()
+	p.waitExit(t, 10*time.Second)
+}
