@@ -79,6 +79,11 @@ type Record struct {
 	// again): its old failure or age must not mark the host for ever.
 	PushTried int64 `json:"pushTried,omitempty"`
 	PullTried int64 `json:"pullTried,omitempty"`
+	// Peers are the peers (by peers.yaml name) the host's transfers to or
+	// from are failing, keyed "push <peer>" or "pull <peer>": one failing
+	// peer among working ones, which the direction's failure above (reset
+	// by the next peer's success) does not keep. Nil while none fails.
+	Peers map[string]PeerFailure `json:"peersFailing,omitempty"`
 	// Agents maps each agent that wrote its own state on the host lately
 	// to the time of its newest write there (its home mark, home.go, on
 	// the host's clock): what older versions decide homes by, and what
@@ -93,6 +98,13 @@ type Record struct {
 	// Foreign is what older versions wrote (agents that first arrived by
 	// a pull); it is read and dropped.
 	Foreign []string `json:"foreign,omitempty"`
+}
+
+// PeerFailure is one failing direction to one peer: since the first
+// failure after its last success, and its last try (unix ms).
+type PeerFailure struct {
+	Since int64 `json:"since"`
+	Tried int64 `json:"tried"`
 }
 
 // HostName turns a machine's name into a record name: letters, digits,

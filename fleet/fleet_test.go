@@ -254,3 +254,25 @@ func TestRetiredDirectionStopsCounting(t *testing.T) {
 		})
 	}
 }
+
+// One failing peer among working ones shows by name (the direction's
+// failure, reset by the working peer's success, did not keep it); a peer
+// not tried for the stale limit (gone from peers.yaml) drops out; a
+// local host pushing every few seconds and pulling less often shows
+// both, not "synced" as of its older pull alone.
+func TestFailingPeerShows(t *testing.T) {
+	tr := tree(t)
+	now := time.UnixMilli(10_000_000)
+	ms := now.UnixMilli()
+	Write(tr, Record{Host: "a", At: ms, LastPush: ms - 2000, LastPull: ms - 3000, Agents: map[string]int64{},
+		Peers: map[string]PeerFailure{"push vm": {Since: ms - 300_000, Tried: ms - 2000}, "pull db": {Since: ms - 60_000, Tried: ms - 3000},
+			"push gone": {Since: ms - 3_600_000, Tried: ms - 3_000_000}}})
+	h := Read(tr, "a", now, 0).Hosts[0]
+	if got := h.Ago(now); got != "a (here), synced 3s ago, PULL FROM db FAILING for 1m, PUSH TO vm FAILING for 5m, STALE" {
+		t.Errorf("Ago = %q", got)
+	}
+	Write(tr, Record{Host: "a", At: ms, LastPush: ms - 2000, LastPull: ms - 300_000, Agents: map[string]int64{}})
+	if got := Read(tr, "a", now, 0).Hosts[0].Ago(now); got != "a (here), pushed 2s ago, pulled 5m ago" {
+		t.Errorf("Ago = %q", got)
+	}
+}

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"os"
 	"slices"
 	"strconv"
@@ -32,6 +33,17 @@ type Host struct {
 	// transfers in that direction fail (since FailingSince, unix ms).
 	Failing      string `json:"failing,omitempty"`
 	FailingSince *int64 `json:"failingSince,omitempty"`
+	// FailingPeers are the peers the host's transfers are failing with,
+	// each direction once, sorted: one failing peer shows here while the
+	// others work.
+	FailingPeers []FailingPeer `json:"failingPeers,omitempty"`
+}
+
+// FailingPeer is one direction to one peer that is failing.
+type FailingPeer struct {
+	Direction string `json:"direction"` // push or pull
+	Peer      string `json:"peer"`      // its peers.yaml name
+	Since     int64  `json:"since"`     // unix ms
 }
 
 // Fleet is the hosts known to a store and which one each agent lives on.
@@ -83,7 +95,8 @@ func Read(t *fsutil.Tree, local string, now time.Time, staleAfter time.Duration)
 		if len(failing) > 0 {
 			h.Failing, h.FailingSince = strings.Join(failing, " and "), &since
 		}
-		h.Stale = at == 0 || now.Sub(time.UnixMilli(at)) > staleAfter || h.Failing != ""
+		h.FailingPeers = failingPeers(r, staleAfter)
+		h.Stale = at == 0 || now.Sub(time.UnixMilli(at)) > staleAfter || h.Failing != "" || len(h.FailingPeers) > 0
 		f.Hosts = append(f.Hosts, h)
 	}
 	slices.SortFunc(f.Hosts, func(a, b Host) int { return strings.Compare(a.Name, b.Name) })
@@ -104,6 +117,23 @@ func (r Record) inUse(staleAfter time.Duration) Record {
 		r.LastPull, r.PullFailing = 0, 0
 	}
 	return r
+}
+
+// failingPeers are r's failing peers, sorted, leaving out one the host
+// has not tried for staleAfter (gone from its peers.yaml).
+func failingPeers(r Record, staleAfter time.Duration) []FailingPeer {
+	var out []FailingPeer
+	for key, f := range r.Peers {
+		dir, peer, ok := strings.Cut(key, " ")
+		if !ok || r.At-f.Tried > staleAfter.Milliseconds() {
+			continue
+		}
+		out = append(out, FailingPeer{Direction: dir, Peer: peer, Since: f.Since})
+	}
+	slices.SortFunc(out, func(a, b FailingPeer) int {
+		return cmp.Or(strings.Compare(a.Peer, b.Peer), strings.Compare(a.Direction, b.Direction))
+	})
+	return out
 }
 
 // localSynced is when this machine's store was last brought up to date:
@@ -201,12 +231,32 @@ func (h Host) Ago(now time.Time) string {
 	if h.Local {
 		s += " (here)"
 	}
-	if h.SyncedAt == nil {
+	ago := func(ms int64) string { return age(now.Sub(time.UnixMilli(ms))) + " ago" }
+	switch {
+	case h.SyncedAt == nil:
 		s += ", never synced"
-	} else {
-		s += ", synced " + age(now.Sub(time.UnixMilli(*h.SyncedAt))) + " ago"
+	case h.Local && h.Failing == "" && h.PushedAt != nil && h.PulledAt != nil && absMs(*h.PushedAt-*h.PulledAt) >= time.Minute.Milliseconds():
+		// Each direction's last success: "synced" would be the older one
+		// alone, and a host pushing every few seconds is not 5m behind.
+		s += ", pushed " + ago(*h.PushedAt) + ", pulled " + ago(*h.PulledAt)
+	default:
+		s += ", synced " + ago(*h.SyncedAt)
 	}
-	if h.Failing != "" {
+	for i := 0; i < len(h.FailingPeers); i++ { // sorted by peer, pull before push
+		p, what := h.FailingPeers[i], ""
+		switch {
+		case i+1 < len(h.FailingPeers) && h.FailingPeers[i+1].Peer == p.Peer:
+			what = "PUSH AND PULL WITH "
+			p.Since = min(p.Since, h.FailingPeers[i+1].Since)
+			i++
+		case p.Direction == "pull":
+			what = "PULL FROM "
+		default:
+			what = "PUSH TO "
+		}
+		s += ", " + what + p.Peer + " FAILING for " + age(now.Sub(time.UnixMilli(p.Since)))
+	}
+	if h.Failing != "" && len(h.FailingPeers) == 0 { // older records name no peer
 		s += ", " + strings.ToUpper(h.Failing) + " FAILING"
 		if h.FailingSince != nil {
 			s += " for " + age(now.Sub(time.UnixMilli(*h.FailingSince)))
@@ -217,6 +267,8 @@ func (h Host) Ago(now time.Time) string {
 	}
 	return s
 }
+
+func absMs(d int64) int64 { return max(d, -d) }
 
 func age(d time.Duration) string {
 	switch {

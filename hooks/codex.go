@@ -116,7 +116,7 @@ func runCodexStop(opt Options, cl Client) Result {
 	}
 	// The payload, read for the event line, is waited for as long.
 	if p, _ := ParsePayload(opt.logPayload()); p.StopHookActive {
-		return Result{}
+		return codexJudge(opt) // ends the stop judge's chain, judging nothing
 	}
 	dir := filepath.Join(opt.StateDir, cl.CursorDir)
 	t, err := fsutil.OpenOrCreate(dir)

@@ -404,7 +404,11 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	c.t, c.ctx = t, ctx
 	res := h.run(c)
 	opt.early.set(res)
-	Append(ctx, t, opt, c.line)
+	// The line gets a lock wait of its own: the hook may have spent the
+	// first one (a stop judge may take most of the budget).
+	lineCtx, lineCancel := opt.lockCtx()
+	defer lineCancel()
+	Append(lineCtx, t, opt, c.line)
 	if h.after != nil {
 		h.after(c)
 	}

@@ -109,7 +109,9 @@ func judgeStop(c *call) string {
 		return ""
 	}
 	nudged := false
-	_ = UpdateState(c.ctx, c.t, c.opt.Agent, p.SessionID, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
+	ctx, cancel := c.opt.lockCtx() // the judge may have outlasted the first lock wait
+	defer cancel()
+	_ = UpdateState(ctx, c.t, c.opt.Agent, p.SessionID, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
 		if s.NudgePrompt != promptKey {
 			s.NudgePrompt, s.Nudges = promptKey, 0
 		}
@@ -204,64 +206,102 @@ func promptID(raw []byte) string {
 	return v.PromptID
 }
 
+// promptReach is how far from a transcript's end lastPrompt looks, in
+// growing reads: a long turn's request lines (1 to 35 KB a step in
+// Claude Code) push the prompt far from the end.
+var promptReach = []int64{TranscriptTail, 1 << 20, 8 << 20}
+
 // lastPrompt is the user's latest prompt in a Claude Code transcript or a
-// Codex rollout (its tail), and a key naming it for the per-prompt count
-// (a hash: the state keeps no prompt).
+// Codex rollout, and a key naming it for the per-prompt count: the id the
+// client gave the prompt when it records one, else a hash of its text
+// (the state keeps no prompt).
 func lastPrompt(path string) (prompt, key string) {
 	if path == "" {
 		return "", ""
 	}
-	tail, err := ReadTranscriptTail(path, TranscriptTail)
-	if err != nil {
-		return "", ""
-	}
-	for line := range linesNewestFirst(tail) {
-		// A nudge the client recorded as the user's is not a new prompt.
-		if text, ok := userText(line); ok && !strings.Contains(text, nudgeMark) {
-			sum := sha256.Sum256([]byte(text))
-			return text, hex.EncodeToString(sum[:8])
+	for _, reach := range promptReach {
+		tail, err := ReadTranscriptTail(path, reach)
+		if err != nil {
+			return "", ""
+		}
+		for line := range linesNewestFirst(tail) {
+			// A nudge the client recorded as the user's is not a new prompt.
+			if text, id, ok := userText(line); ok && !strings.Contains(text, nudgeMark) {
+				if id == "" {
+					sum := sha256.Sum256([]byte(text))
+					id = hex.EncodeToString(sum[:8])
+				}
+				return text, id
+			}
+		}
+		if int64(len(tail)) < reach {
+			break // the whole transcript was read
 		}
 	}
 	return "", ""
 }
 
-// userText is the text of a line holding a prompt the user typed:
-// Claude Code's {"type":"user","message":{"content":…}} (not a tool
-// result, not a meta line) or Codex's event_msg user_message.
-func userText(line []byte) (string, bool) {
-	if !bytes.Contains(line, []byte(`"user`)) {
-		return "", false
+// userText is the text of a line holding a prompt the user typed, and
+// the prompt's id when the line has one:
+//   - Claude Code's {"type":"last-prompt","lastPrompt":…}, which it
+//     repeats near the transcript's end, and its
+//     {"type":"user","message":{"content":…}} (not a tool result, not a
+//     meta line);
+//   - Codex's event_msg item_completed of a UserMessage item (its id),
+//     and the event_msg user_message of older Codex versions.
+func userText(line []byte) (text, id string, ok bool) {
+	if !bytes.Contains(line, []byte(`"user`)) && !bytes.Contains(line, []byte(`"last-prompt"`)) && !bytes.Contains(line, []byte(`"UserMessage"`)) {
+		return "", "", false
 	}
 	var v struct {
-		Type    string `json:"type"`
-		IsMeta  bool   `json:"isMeta"`
-		Message struct {
+		Type       string `json:"type"`
+		IsMeta     bool   `json:"isMeta"`
+		LastPrompt string `json:"lastPrompt"`
+		Message    struct {
 			Role    string          `json:"role"`
 			Content json.RawMessage `json:"content"`
 		} `json:"message"`
 		Payload struct {
 			Type    string `json:"type"`
 			Message string `json:"message"`
+			Item    struct {
+				Type    string          `json:"type"`
+				ID      string          `json:"id"`
+				Content json.RawMessage `json:"content"`
+			} `json:"item"`
 		} `json:"payload"`
 	}
 	if json.Unmarshal(line, &v) != nil {
-		return "", false
+		return "", "", false
 	}
-	if v.Type == "event_msg" && v.Payload.Type == "user_message" && v.Payload.Message != "" {
-		return v.Payload.Message, true
+	switch {
+	case v.Type == "last-prompt":
+		return v.LastPrompt, "", v.LastPrompt != ""
+	case v.Type == "event_msg" && v.Payload.Type == "user_message":
+		return v.Payload.Message, "", v.Payload.Message != ""
+	case v.Type == "event_msg" && v.Payload.Type == "item_completed" && v.Payload.Item.Type == "UserMessage":
+		text, ok := contentText(v.Payload.Item.Content)
+		return text, v.Payload.Item.ID, ok
+	case v.Type != "user" || v.IsMeta || v.Message.Role != "user":
+		return "", "", false
 	}
-	if v.Type != "user" || v.IsMeta || v.Message.Role != "user" {
-		return "", false
-	}
+	text, ok = contentText(v.Message.Content)
+	return text, "", ok
+}
+
+// contentText is the text of a message's content: a string, or its text
+// parts joined by lines; ok is false when it has none or holds a tool
+// result.
+func contentText(content json.RawMessage) (string, bool) {
 	var s string
-	if json.Unmarshal(v.Message.Content, &s) == nil {
+	if json.Unmarshal(content, &s) == nil {
 		return s, s != ""
 	}
 	var parts []struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	if json.Unmarshal(v.Message.Content, &parts) != nil {
+	if json.Unmarshal(content, &parts) != nil {
 		return "", false
 	}
 	var texts []string

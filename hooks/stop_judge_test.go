@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -201,5 +202,130 @@ func TestStopJudgeConfig(t *testing.T) {
 	}
 	if c := ParseConfig([]byte("stop_nudge_threshold: 7\n")); c.StopNudgeThreshold != DefaultNudgeAt || c.StopJudge != "" {
 		t.Errorf("defaults %q %v", c.StopJudge, c.StopNudgeThreshold)
+	}
+}
+
+// TestStopJudgeSlowKeepsLine: a judge that answers late inside its bound,
+// or runs out of it, still leaves the turn's Stop line, with its answer
+// or "timeout", under the default hook budget.
+func TestStopJudgeSlowKeepsLine(t *testing.T) {
+	sessions := map[string]string{"claudecode": "8ef91779-2425-4453-8525-1f6061eee1de", "codex": "01a23373-055a-76e2-949f-721c83d19988"}
+	for _, tt := range []struct{ client, judge, verdict string }{
+		{"claudecode", "slow.sh", "0.9"},
+		{"claudecode", "sleep.sh", "timeout"},
+		{"codex", "slow.sh", "0.9"},
+	} {
+		t.Run(tt.client+"/"+tt.judge, func(t *testing.T) {
+			opt := judgeRig(t, tt.judge, "")
+			opt.HookTimeoutMS = ""
+			out := serveStop(t, tt.client, opt, clientStop(t, tt.client, nil))
+			if nudged := strings.Contains(out, "st's stop judge"); nudged != (tt.verdict == "0.9") {
+				t.Errorf("nudged %v; stdout %q", nudged, out)
+			}
+			lines := stopLines(t, opt, sessions[tt.client])
+			if len(lines) != 1 || lines[0].Judge != tt.verdict {
+				t.Errorf("Stop lines %+v, want one with judge %q", lines, tt.verdict)
+			}
+		})
+	}
+}
+
+// TestLastPromptRealTranscripts: the judge's prompt from what the clients
+// really write. Claude Code 2.1.328's transcript: the prompt line far
+// behind a turn's request lines, its last-prompt repeat near the end (a
+// real tail); Codex 0.169.0's rollout: the UserMessage item.
+func TestLastPromptRealTranscripts(t *testing.T) {
+	tail, err := os.ReadFile(filepath.Join("..", "dashboard", "testdata", "transcript-tail.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blob []byte // one of the tail's request lines, the kind that fills a long turn
+	for line := range strings.Lines(string(tail)) {
+		if strings.Contains(line, `"type":"api-request-blob"`) {
+			blob = []byte(line)
+			break
+		}
+	}
+	const toolsPrompt = "TOOLS-PROMPT: read the big file, run a command, ask a helper, tell bob"
+	many := func(n int) []byte { return bytes.Repeat(blob, n) }
+	for _, tt := range []struct {
+		name, file string
+		data       []byte
+		prompt     string
+		key        string // "" : any
+	}{
+		{"claude code, last-prompt near the end", "t.jsonl", append(append([]byte(`{"type":"user","message":{"role":"user","content":"`+toolsPrompt+`"}}`+"\n"), many(200)...), tail...), toolsPrompt, ""},
+		{"claude code, last-prompt far from the end", "t.jsonl", append(append([]byte{}, tail...), many(3000)...), toolsPrompt, ""},
+		{"codex rollout", "rollout.jsonl", nil, "say hi in the shell", "01a234fe-f661-7283-ba15-7a8a6b2f1ec1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join("..", "e2e", "codex", "testdata", tt.file)
+			if tt.data != nil {
+				path = filepath.Join(t.TempDir(), tt.file)
+				if err := os.WriteFile(path, tt.data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			prompt, key := lastPrompt(path)
+			if prompt != tt.prompt || key == "" || (tt.key != "" && key != tt.key) {
+				t.Errorf("lastPrompt = %q, key %q; want %q, key %q", prompt, key, tt.prompt, tt.key)
+			}
+		})
+	}
+}
+
+// TestStopJudgeCodexEveryPrompt: in one Codex session every prompt is
+// judged, given its own prompt, and nudged once (its continuation's Stop
+// left alone), past three prompts.
+func TestStopJudgeCodexEveryPrompt(t *testing.T) {
+	opt := judgeRig(t, "record.sh", "")
+	saw := filepath.Join(t.TempDir(), "saw.json")
+	t.Setenv("JUDGE_SAW", saw)
+	real, err := os.ReadFile(filepath.Join("..", "e2e", "codex", "testdata", "rollout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var userMessage string // Codex's record of a prompt the user typed
+	for line := range strings.Lines(string(real)) {
+		if strings.Contains(line, `"type":"UserMessage"`) {
+			userMessage = line
+		}
+	}
+	rollout := filepath.Join(t.TempDir(), "rollout.jsonl")
+	if err := os.WriteFile(rollout, real, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	say := func(id, text string) {
+		line := strings.NewReplacer("01a234fe-f661-7283-ba15-7a8a6b2f1ec1", id, "say hi in the shell", text).Replace(userMessage)
+		f, err := os.OpenFile(rollout, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop := func(continuation bool) bool {
+		out := serveStop(t, "codex", opt, clientStop(t, "codex", func(m map[string]any) {
+			m["transcript_path"], m["stop_hook_active"] = rollout, continuation
+		}))
+		return strings.Contains(out, "st's stop judge")
+	}
+	for i := range 5 {
+		prompt := "prompt number " + strconv.Itoa(i+1)
+		say("item-"+strconv.Itoa(i), prompt)
+		if !stop(false) {
+			t.Fatalf("%s was not nudged", prompt)
+		}
+		data, _ := os.ReadFile(saw)
+		var in judgeInput
+		if err := json.Unmarshal(data, &in); err != nil || in.Prompt != prompt {
+			t.Errorf("the judge of %q got the prompt %q", prompt, in.Prompt)
+		}
+		say("hook-"+strconv.Itoa(i), "You ended your turn with work still to do (st's stop judge: 0.95).")
+		if stop(true) {
+			t.Fatalf("the continuation of %s was nudged", prompt)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/status"
 )
 
 // A client that runs no hooks (Cursor, Windsurf and other MCP-only
@@ -81,7 +82,17 @@ func (s *server) recordCall(name string, start time.Time, failure error) {
 		ev.Error = events.Cap(events.FirstLine(failure.Error()), 200)
 	}
 	_ = events.Append(ctx, t, s.cfg.Agent, ev)
+	// An agent's last activity (st agents, the board) is its files'
+	// newest time, and a call that sends or reads nothing changes none:
+	// a call served shows the agent active through its status file (one
+	// it has: creating it is the refresh loop's, on its own schedule).
+	if fi, err := t.Lstat(s.cfg.Agent + "/status"); err == nil && now.Sub(fi.ModTime()) >= activityEvery {
+		_ = status.Refresh(t, s.cfg.Agent) // best effort, as the line above
+	}
 }
+
+// activityEvery is how often served calls bump the status file's time.
+const activityEvery = 10 * time.Second
 
 // recordEnd closes the session log with a SessionEnd line, when one was
 // started.

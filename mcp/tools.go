@@ -104,11 +104,12 @@ func add[In, Out any](s *server, t tool[In, Out]) {
 				res = errorResult(fmt.Errorf("%v", r))
 			}
 		}()
+		start := s.cfg.Now()
 		args, err := decodeArgs[In](req.Params.Arguments, resolve)
 		if err != nil {
+			s.recordCall(t.name, start, err) // a failed call, as the client saw it
 			return invalidArgs(err), nil
 		}
-		start := s.cfg.Now()
 		summary, v, err := t.run(args)
 		s.recordCall(t.name, start, err) // activity.go
 		if err != nil {

@@ -93,6 +93,7 @@ func (s *Syncer) onePeer(verb string, p Peer, log, out *bytes.Buffer, gate *sync
 	defer cancel()
 	ps := *s
 	ps.Log, ps.Stdout, ps.Ctx, ps.gate = log, &lockedWriter{w: out}, ctx, gate
+	ps.Peer = p.Name
 	// rsync's stderr already says why; this line says which peer.
 	fail := func(stage string) {
 		failed = true

@@ -1,6 +1,7 @@
 package peersync
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -75,9 +76,33 @@ func (s *Syncer) stamp(stage string, o outcome) (pruned, yielded []string) {
 		}
 		*tried = now
 	}
+	rec.Peers = notePeer(own.Peers, stage+" "+s.Peer, s.Peer != "", o, now)
 	pruned, _ = fleet.Write(t, rec)
 	slices.Sort(yielded)
 	return pruned, yielded
+}
+
+// notePeer is the record's failing peers after a transfer's outcome o
+// on key ("push <peer>" or "pull <peer>"; known false: no peer name).
+func notePeer(prev map[string]fleet.PeerFailure, key string, known bool, o outcome, now int64) map[string]fleet.PeerFailure {
+	out := maps.Clone(prev)
+	if !known || o == starting {
+		return out
+	}
+	if o == succeeded {
+		delete(out, key)
+		return out
+	}
+	f := out[key]
+	if f.Since == 0 {
+		f.Since = now
+	}
+	f.Tried = now
+	if out == nil {
+		out = map[string]fleet.PeerFailure{}
+	}
+	out[key] = f
+	return out
 }
 
 // homes maps each claimed agent of the root to its home host

@@ -55,6 +55,9 @@ type Syncer struct {
 	// ~/.local/state), where the agents' own writes leave their home
 	// marks (fleet.MarkHome). Empty: this host claims no agent.
 	StateDir string
+	// Peer is the peers.yaml name of the peer a transfer goes to, so the
+	// record says which peer fails; "" when unknown.
+	Peer string
 
 	// Transport bounds every rsync (transport.go).
 	Transport

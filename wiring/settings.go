@@ -49,6 +49,11 @@ func ReadSettings(path string, codex bool) (*Settings, error) {
 		return s, nil
 	}
 	v, err := jsonobj.ParseKeepNumbers(data)
+	if err != nil && hasComments(data) {
+		return nil, refuse(path, "it holds comments, which st would lose rewriting it; "+
+			"take them out (or move them to a copy) and run again, or add st's entries by hand: "+
+			"st hooks install --dry-run --settings /dev/null (st init: --print) prints them")
+	}
 	if err != nil {
 		return nil, refuse(path, "not valid JSON (%v)", err)
 	}

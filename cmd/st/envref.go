@@ -58,7 +58,7 @@ var envGroups = []settingGroup{
 		{"ST_CAPTURE_PROMPTS", "", "1 stores each UserPromptSubmit payload under <agent>/spool/ (as config.yaml's capture_prompts: true)", "user-prompt-submit"},
 	}},
 	{"Fleet and dashboard", "", []setting{
-		{"ST_HOST", "the machine's host name", "this machine's name in the fleet (.st-hosts/<host>)", "st sync, agents, overview, status --set and context write (for another agent), st-dashboard, session-start, codex-session-start (the fleet brief)"},
+		{"ST_HOST", "the machine's host name", "this machine's name in the fleet (.st-hosts/<host>)", "st sync, agents, overview, status --set and context write (for another agent), st-dashboard, session-start, codex-session-start (the fleet brief), the hooks' event lines (the host where a person finds the agent)"},
 		{"ST_SYNC_STALE_S", "900", "a host not synced for this many seconds is flagged STALE", "agents, overview, st-dashboard, session-start, codex-session-start (the fleet brief)"},
 		{"ST_SYNC_TIMEOUT_S", "120", "seconds one peer may take before its rsync and ssh are stopped", "st sync, st sync serve"},
 		{"ST_SYNC_REMOTE_ST", "st", "the command that runs st on a peer over ssh, for st sync serve's connection to st sync watch there; give a full path when st is not on the peer's PATH for ssh commands", "st sync serve"},
@@ -83,7 +83,7 @@ var envGroups = []settingGroup{
 		{"CLAUDE_CODE_ENTRYPOINT", "", "stored with a captured prompt (set by Claude Code)", "user-prompt-submit"},
 		{"CLAUDECODE", "", "1 (set by Claude Code for the commands its tools run): message read marks the body as the sender's text, every line quoted", "message read"},
 		{"GEMINI_CLI", "", "1 (set by Gemini CLI for the commands its tools run): as CLAUDECODE", "message read"},
-		{"TMUX_PANE", "", "the tmux pane the agent runs in (set by tmux): stored with a captured prompt, and recorded so the board can say where a waiting agent is", "user-prompt-submit, session-start, notification, stop-failure"},
+		{"TMUX_PANE", "", "the tmux pane the agent runs in (set by tmux): stored with a captured prompt, and recorded so the board can say where an agent that needs a person is", "user-prompt-submit, session-start, notification, stop-failure, stop, post-tool-use, post-tool-use-failure, session-end"},
 	}},
 	{"System", "", []setting{
 		{"HOME", "the account's home folder", "the base of the default root, config and state folders", "every verb"},

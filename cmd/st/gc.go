@@ -45,19 +45,18 @@ const (
 // SIGINT/SIGTERM, or once.
 type gcServeCmd struct {
 	Root     *string `placeholder:"PATH" missing:"--root requires a value" help:"the store to sweep (default: $ST_ROOT)"`
-	Interval *string `placeholder:"S" missing:"--interval requires a value" help:"seconds between sweeps, fractions allowed (default 2)"`
+	Interval *string `placeholder:"S" missing:"--interval requires a value" help:"time between sweeps: a duration (2s, 1m) or seconds, fractions allowed (default 2s)"`
 	Once     bool    `help:"sweep once and exit"`
 }
 
 func (c *gcServeCmd) Run(a *app) error {
 	interval := gcDefaultInterval
 	if c.Interval != nil {
-		s, ok := jsNumber(*c.Interval)
-		if !ok || s <= 0 || math.IsInf(s, 0) {
+		d, ok := positiveInterval(*c.Interval, time.Second)
+		if !ok {
 			return sterr.Msg("--interval must be a positive number of seconds: %s", *c.Interval)
 		}
-		// Math.round: halves round up.
-		interval = max(gcMinInterval, time.Duration(math.Floor(s*1000+0.5))*time.Millisecond)
+		interval = max(gcMinInterval, d)
 	}
 	var root string
 	if c.Root != nil {

@@ -21,28 +21,28 @@ import (
 type hookCmd struct {
 	SessionStart      hookSessionStartCmd      `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S ST_HOOK_CONTEXT_BUDGET ST_CONFIG ST_HOST ST_SYNC_STALE_S TMUX_PANE" help:"Claude Code SessionStart: feed back now.md, the fleet brief and the start-of-session reminder"`
 	PreCompact        hookPreCompactCmd        `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_PRECOMPACT_TIMEOUT_S ST_PRECOMPACT_FRESH_S" help:"Claude Code PreCompact: make sure now.md holds the current state"`
-	StopFailure       hookStopFailureCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR ST_STOPFAILURE_WINDOW_S ST_CONFIG" help:"Claude Code StopFailure: set the status and tell the operator"`
+	StopFailure       hookStopFailureCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR ST_STOPFAILURE_WINDOW_S ST_CONFIG ST_HOST TMUX_PANE" help:"Claude Code StopFailure: set the status and tell the operator"`
 	CodexSessionStart hookCodexSessionStartCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S ST_HOOK_CONTEXT_BUDGET ST_CONFIG ST_HOST ST_SYNC_STALE_S" help:"Codex SessionStart: feed back now.md, the unread inbox and the fleet brief"`
-	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET XDG_STATE_HOME ST_CONFIG" help:"Codex Stop: report messages that arrived since the last check, nudge a turn the stop judge finds unfinished"`
+	CodexStop         hookCodexStopCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET XDG_STATE_HOME ST_CONFIG ST_HOST TMUX_PANE" help:"Codex Stop: report messages that arrived since the last check, nudge a turn the stop judge finds unfinished"`
 	CodexPreToolUse   hookCodexPreToolUseCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Codex PreToolUse: refuse an apply_patch or shell command writing under another agent's reservation"`
 
 	// Beyond the session boundaries, wired by --all (hook_events.go).
-	UserPromptSubmit   hookUserPromptSubmitCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_FLUSH_REMIND_S ST_CAPTURE_PROMPTS" help:"Claude Code UserPromptSubmit: remind the agent when its context fills up"`
+	UserPromptSubmit   hookUserPromptSubmitCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_FLUSH_REMIND_S ST_CAPTURE_PROMPTS ST_HOST TMUX_PANE" help:"Claude Code UserPromptSubmit: remind the agent when its context fills up"`
 	SubagentStart      hookSubagentStartCmd      `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code SubagentStart: tell a subagent how to report back"`
 	SubagentStop       hookSubagentStopCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_CONFIG" help:"Claude Code SubagentStop: record the subagent's end, send back one that only returned a plan when the subagent gate says so"`
 	PreToolUse         hookPreToolUseCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PreToolUse: refuse edits and shell writes under others' reservations, apply deny rules, warn before large reads"`
-	PostToolUse        hookPostToolUseCmd        `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PostToolUse: log the tool run"`
-	PostToolUseFailure hookPostToolUseFailureCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code PostToolUseFailure: notice a tool failing again and again"`
-	Notification       hookNotificationCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR TMUX_PANE" help:"Claude Code Notification: tell the operator the agent waits"`
-	Stop               hookStopCmd               `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS CLAUDE_CODE_SESSION_ID ST_CONFIG" help:"Claude Code Stop: report messages that arrived during the turn, nudge a turn the stop judge finds unfinished"`
-	SessionEnd         hookSessionEndCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Claude Code SessionEnd: set the status to offline"`
+	PostToolUse        hookPostToolUseCmd        `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOST TMUX_PANE" help:"Claude Code PostToolUse: log the tool run"`
+	PostToolUseFailure hookPostToolUseFailureCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOST TMUX_PANE" help:"Claude Code PostToolUseFailure: notice a tool failing again and again"`
+	Notification       hookNotificationCmd       `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR TMUX_PANE ST_HOST" help:"Claude Code Notification: tell the operator the agent waits"`
+	Stop               hookStopCmd               `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS CLAUDE_CODE_SESSION_ID ST_CONFIG ST_HOST TMUX_PANE" help:"Claude Code Stop: report messages that arrived during the turn, nudge a turn the stop judge finds unfinished"`
+	SessionEnd         hookSessionEndCmd         `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOST TMUX_PANE" help:"Claude Code SessionEnd: set the status to offline"`
 
 	// Gemini CLI's own events; its AfterTool, PreCompress and SessionEnd
 	// run post-tool-use, pre-compact and session-end.
 	GeminiSessionStart hookGeminiSessionStartCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_REHYDRATE_STALE_S ST_HOOK_CONTEXT_BUDGET ST_CONFIG ST_HOST ST_SYNC_STALE_S XDG_STATE_HOME" help:"Gemini CLI SessionStart: feed back now.md, the unread inbox and the fleet brief"`
 	GeminiBeforeTool   hookGeminiBeforeToolCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"Gemini CLI BeforeTool: refuse a write_file, replace or shell command writing under another agent's reservation"`
-	GeminiAfterAgent   hookGeminiAfterAgentCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET XDG_STATE_HOME ST_CONFIG" help:"Gemini CLI AfterAgent: report messages that arrived since the last check, once"`
-	GeminiNotification hookGeminiNotificationCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR TMUX_PANE" help:"Gemini CLI Notification: tell the operator the agent waits"`
+	GeminiAfterAgent   hookGeminiAfterAgentCmd   `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_HOOK_CONTEXT_BUDGET XDG_STATE_HOME ST_CONFIG ST_HOST TMUX_PANE" help:"Gemini CLI AfterAgent: report messages that arrived since the last check, once"`
+	GeminiNotification hookGeminiNotificationCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS ST_OPERATOR TMUX_PANE ST_HOST" help:"Gemini CLI Notification: tell the operator the agent waits"`
 
 	// git hooks, guarding commits against reservations (hook_git.go).
 	GitPreCommit hookGitPreCommitCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"git pre-commit: refuse a commit touching another agent's reservation"`

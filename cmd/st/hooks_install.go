@@ -82,6 +82,16 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 		return err
 	}
 	data = append(data, '\n')
+	if !install && !codex {
+		if s.CreatedByUs() && !c.DryRun {
+			if err := wiring.RemoveCreated(path); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "%s (st had created the file: removed it)\n", verb)
+			return nil
+		}
+		data = s.Restored(data)
+	}
 	if c.DryRun {
 		if _, err := a.stdout.Write(data); err != nil {
 			return err

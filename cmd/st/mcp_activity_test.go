@@ -38,6 +38,10 @@ func TestMCPRecordsCallsWithoutHooks(t *testing.T) {
 	p := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"))
 	p.ok("st_agents", nil)
 	p.fails("st_msg_read", map[string]any{"filename": "1714826789099-zzzzzz.md"})
+	// Refused by the input schema (no body): a failed call all the same.
+	if res := p.call("st_msg_send", map[string]any{"to": "bob"}); !res.IsError {
+		t.Fatalf("st_msg_send without a body: %s", mcpText(res))
+	}
 	p.cs.Close()
 	p.waitExit(t, 10*time.Second)
 	logs := mcpLogs(t, root)
@@ -52,12 +56,12 @@ func TestMCPRecordsCallsWithoutHooks(t *testing.T) {
 			}
 			got = append(got, e.Event+" "+e.Tool)
 		}
-		want := "SessionStart |PostToolUse st_agents|PostToolUseFailure st_msg_read|SessionEnd "
+		want := "SessionStart |PostToolUse st_agents|PostToolUseFailure st_msg_read|PostToolUseFailure st_msg_send|SessionEnd "
 		if strings.Join(got, "|") != want {
 			t.Errorf("lines %q, want %q", strings.Join(got, "|"), want)
 		}
-		if evs[2].Error == "" {
-			t.Errorf("the failed call's line has no error: %+v", evs[2])
+		if evs[2].Error == "" || len(evs) > 3 && !strings.Contains(evs[3].Error, "body") {
+			t.Errorf("the failed calls' lines do not say why: %+v", evs[2:])
 		}
 	}
 }
@@ -81,4 +85,31 @@ func TestMCPQuietWhereHooksRecord(t *testing.T) {
 	if logs := mcpLogs(t, root); len(logs) != 0 {
 		t.Errorf("st mcp recorded where the hooks do: %v", logs)
 	}
+}
+
+// An agent that only talks MCP shows as active while it works: a served
+// call moves its lastActivity (the status file's time), even a call that
+// sends or reads nothing.
+func TestMCPCallsMoveLastActivity(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "store")
+	p := startMCP(t, root, mcpEnv(root, "ST_AGENT=alice"))
+	p.ok("st_agents", nil)
+	st := filepath.Join(root, "alice", "status")
+	if err := os.WriteFile(st, []byte("busy\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(st, old, old); err != nil {
+		t.Fatal(err)
+	}
+	p.ok("st_agents", nil)
+	fi, err := os.Stat(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(fi.ModTime()) > time.Minute {
+		t.Errorf("the status file's time stayed at %v after a served call", fi.ModTime())
+	}
+	p.cs.Close()
+	p.waitExit(t, 10*time.Second)
 }

@@ -28,7 +28,7 @@ func (syncGroup) Help() string { return syncCmd{}.Help() }
 // syncServeCmd is "sync serve [push|pull]".
 type syncServeCmd struct {
 	Verb     *string `arg:"" optional:"" form:"[push|pull]" predict:"push,pull" help:"only push (a mesh where every host runs serve) or only pull; default both"`
-	Interval *string `placeholder:"S" missing:"--interval requires a value" help:"seconds between rounds with every peer, fractions allowed (default 5)"`
+	Interval *string `placeholder:"S" missing:"--interval requires a value" help:"time between rounds with every peer: a duration (5s, 2m) or seconds, fractions allowed (default 5s)"`
 }
 
 // syncLockWait is how long a sync waits for another one on the same
@@ -43,11 +43,11 @@ func (c *syncServeCmd) Run(a *app) error {
 	}
 	interval := peersync.DefaultServeInterval
 	if c.Interval != nil {
-		s, ok := jsNumber(*c.Interval)
-		if !ok || s <= 0 || math.IsInf(s, 0) {
+		d, ok := positiveInterval(*c.Interval, time.Second)
+		if !ok {
 			return sterr.Msg("--interval must be a positive number of seconds: %s", *c.Interval)
 		}
-		interval = max(gcMinInterval, time.Duration(math.Floor(s*1000+0.5))*time.Millisecond)
+		interval = max(gcMinInterval, d)
 	}
 	root := a.root()
 	a.warnRootShape(root)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/smalltalk-go/st/internal/duration"
+	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/internal/termsafe"
@@ -30,7 +31,7 @@ type watchCmd struct {
 	WithSubject bool    `name:"with-subject" help:"print the subject after the filename, separated by a tab"`
 	Since       *string `placeholder:"WHEN" missing:"--since requires a duration or a time" help:"first print the messages sent at or after then: a duration ago (30m, 7d), a time (2026-12-02T10:00:00Z) or unix milliseconds (default: every message already there)"`
 	SinceNow    bool    `name:"since-now" help:"print only messages that arrive from now on"`
-	Interval    *string `placeholder:"MS" missing:"--interval must be a non-negative integer (ms)" digits:"--interval must be a non-negative integer (ms)" help:"how often to look for files that arrived without a filesystem event, in ms (default 500)"`
+	Interval    *string `placeholder:"MS" missing:"--interval must be a non-negative integer (ms)" help:"how often to look for files that arrived without a filesystem event: milliseconds, or a duration (2s, 1m) (default 500)"`
 	Once        bool    `help:"print what is already there and exit"`
 	Agent       string  `arg:"" optional:"" form:"[<identity>]" predict:"@agent" agent:"" help:"whose inbox to watch (default: $ST_AGENT)"`
 }
@@ -86,7 +87,11 @@ func (c *watchCmd) Run(a *app) error {
 	}
 	interval := defaultWatchInterval
 	if c.Interval != nil {
-		interval = time.Duration(min(parseDigits(*c.Interval), math.MaxInt64/int64(time.Millisecond))) * time.Millisecond
+		d, ok := watchInterval(*c.Interval)
+		if !ok {
+			return sterr.Msg("--interval must be a non-negative integer (ms)")
+		}
+		interval = d
 	}
 	interval = max(interval, time.Millisecond)
 
@@ -146,6 +151,16 @@ func printLines(w io.Writer, lines []watch.Line) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// watchInterval reads watch's --interval: whole milliseconds, as the flag
+// always took, or a duration in the grammar every duration flag takes.
+func watchInterval(v string) (time.Duration, bool) {
+	if jsstr.IsDigits(v) {
+		return time.Duration(min(parseDigits(v), math.MaxInt64/int64(time.Millisecond))) * time.Millisecond, true
+	}
+	d, err := duration.Parse(v)
+	return d, err == nil
 }
 
 // parseDigits reads an all-digits value (scan checked it), saturating

@@ -1,6 +1,7 @@
 package claudecode
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,15 +9,32 @@ import (
 )
 
 // writeJudge writes config.yaml naming key's judge: a real script that
-// prints 0.9 when what it is asked about contains marker, else 0.1.
+// prints 0.9 when what it is asked about contains marker, else 0.1, and
+// keeps each question as a line of judge-input.jsonl (judgeInputs).
 func (p *project) writeJudge(key, marker string) {
 	p.t.Helper()
 	script := filepath.Join(p.home, "judge.sh")
-	judge := "#!/bin/sh\nif grep -q '" + marker + "'; then echo 0.9; else echo 0.1; fi\n"
+	judge := "#!/bin/sh\nin=$(cat)\nprintf '%s\\n' \"$in\" >>'" + filepath.Join(p.home, "judge-input.jsonl") + "'\n" +
+		"if printf '%s' \"$in\" | grep -q '" + marker + "'; then echo 0.9; else echo 0.1; fi\n"
 	if err := os.WriteFile(script, []byte(judge), 0o755); err != nil {
 		p.t.Fatal(err)
 	}
 	p.writeConfigYAML(key + ": " + script + "\n")
+}
+
+// judgeInputs are the questions the judge was asked, in order.
+func (p *project) judgeInputs() []map[string]any {
+	p.t.Helper()
+	data, _ := os.ReadFile(filepath.Join(p.home, "judge-input.jsonl"))
+	var out []map[string]any
+	for line := range strings.Lines(string(data)) {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			p.t.Fatalf("the judge got %q: %v", line, err)
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // writeConfigYAML writes st's config.yaml in the project's config folder.
@@ -64,6 +82,9 @@ func TestStopJudgeNudgesOnce(t *testing.T) {
 	}
 	if strings.Join(advice, ",") != "nudge/0.9,/" { // the stop ending a continuation is left alone
 		t.Errorf("Stop lines (advice/judge) = %v, want a nudge at 0.9, then an end the judge is not asked about", advice)
+	}
+	if in := p.judgeInputs(); len(in) != 1 || in[0]["prompt"] != prompt {
+		t.Errorf("the judge was asked %v, want once about the prompt %q", in, prompt)
 	}
 }
 

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,18 +12,21 @@ import (
 // The stop judge with the real Codex: a turn that ends on "next I'll…"
 // is continued once with st's nudge (Stop's decision:block, which Codex
 // hands the model as a hook prompt), and the Stop ending that
-// continuation is left alone.
+// continuation is left alone; the session's next prompt (a resumed
+// session) is judged as the first was, and the judge gets each prompt.
 func TestStopJudgeNudgesOnce(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, func(n int, req apiRequest) reply {
-		if n == 0 {
+		if n%2 == 0 {
 			return say("EARLY-STOP: next I'll run the tests")
 		}
 		return say("TESTS-RUN: all green")
 	})
 	r.agent("alice")
 	judge := filepath.Join(r.home, "judge.sh")
-	r.write(judge, "#!/bin/sh\nif grep -q EARLY-STOP; then echo 0.9; else echo 0.1; fi\n")
+	asked := filepath.Join(r.home, "judge-input.jsonl")
+	r.write(judge, "#!/bin/sh\nin=$(cat)\nprintf '%s\\n' \"$in\" >>'"+asked+"'\n"+
+		"if printf '%s' \"$in\" | grep -q EARLY-STOP; then echo 0.9; else echo 0.1; fi\n")
 	r.write(filepath.Join(r.home, ".config", "smalltalk", "config.yaml"), "stop_judge: sh "+judge+"\n")
 	r.st("hooks", "install", "--for", "codex")
 	r.trustAll()
@@ -40,12 +44,27 @@ func TestStopJudgeNudgesOnce(t *testing.T) {
 	if strings.Count(logs, "hook: Stop Blocked") != 1 || strings.Count(logs, "hook: Stop Completed") != 1 {
 		t.Errorf("want Stop to block once, then end quietly:\n%s", logs)
 	}
+	logs = r.codex("now fix the docs", "resume", "--last")
+	if n := len(r.api.Requests()); n != 4 {
+		t.Fatalf("%d model requests after the second prompt, want two more (its turn and one continuation):\n%s", n, logs)
+	}
 	var advice []string
 	for _, l := range r.eventLines("Stop") {
 		advice = append(advice, l.Advice+"/"+l.Judge)
 	}
-	if strings.Join(advice, ",") != "nudge/0.9,/" {
-		t.Errorf("Stop lines (advice/judge) = %v, want a nudge at 0.9, then an end the judge is not asked about", advice)
+	if strings.Join(advice, ",") != "nudge/0.9,/,nudge/0.9,/" {
+		t.Errorf("Stop lines (advice/judge) = %v, want for each prompt a nudge at 0.9, then an end the judge is not asked about", advice)
+	}
+	var prompts []string
+	for line := range strings.Lines(r.read(asked)) {
+		var in struct{ Prompt string }
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			t.Fatalf("the judge got %q: %v", line, err)
+		}
+		prompts = append(prompts, in.Prompt)
+	}
+	if strings.Join(prompts, "|") != "fix the bug|now fix the docs" {
+		t.Errorf("the judge was asked about the prompts %q, want each prompt once", prompts)
 	}
 }
 
