@@ -41,6 +41,7 @@ type recorder struct {
 	started bool      // the SessionStart line is written
 	checked time.Time // when hooks was last decided
 	hooks   bool      // a hook records for the agent
+	ended   bool      // offline is being written: no line or bump after it
 }
 
 // recordCall appends the line of one tool call, unless hooks record for
@@ -58,6 +59,9 @@ func (s *server) recordCall(name string, start time.Time, failure error) {
 	r := &s.rec
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.ended {
+		return // a call that outlived the shutdown's wait
+	}
 	now := s.cfg.Now()
 	if r.session == "" {
 		r.session = fmt.Sprintf("%s%d-%d", mcpSessionPrefix, now.UnixMilli(), os.Getpid())
@@ -100,6 +104,7 @@ func (s *server) recordEnd(t *fsutil.Tree) {
 	r := &s.rec
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.ended = true
 	if !r.started {
 		return
 	}

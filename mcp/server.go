@@ -69,6 +69,12 @@ type Config struct {
 	TidyEvery     time.Duration
 	BackstopEvery time.Duration
 
+	// CallsGrace bounds the wait for running tool calls at shutdown;
+	// zero means CallsGrace. CallStarted, when set, runs as each tool
+	// call starts: a test seam that holds a call mid-way.
+	CallsGrace  time.Duration
+	CallStarted func()
+
 	// inferred, when set, has every tool's schemas inferred from its Go
 	// types at registration and collected there, instead of read from
 	// toolSchemas (how schemas_gen.go is written).
@@ -94,6 +100,9 @@ func (c *Config) defaults() {
 	if c.BackstopEvery == 0 {
 		c.BackstopEvery = BackstopEvery
 	}
+	if c.CallsGrace == 0 {
+		c.CallsGrace = CallsGrace
+	}
 }
 
 // server is one running `st mcp`.
@@ -109,7 +118,8 @@ type server struct {
 	offlineOnce sync.Once
 	sent        atomic.Bool // the agent sent a message (a reply may come back)
 
-	rec recorder // tool calls in the event log, for clients without hooks (activity.go)
+	rec   recorder // tool calls in the event log, for clients without hooks (activity.go)
+	calls calls    // the tool calls being served, waited for at shutdown (calls.go)
 }
 
 func newServer(cfg Config) *server {
@@ -203,10 +213,12 @@ func Run(ctx context.Context, cfg Config) error {
 	case <-ctx.Done():
 	case <-closed:
 	}
-	// Stop the refresh before writing offline, so that it cannot
-	// overwrite it.
+	// Stop the refresh and let the running tool calls finish their
+	// writes before writing offline, so that none overwrites it or is cut
+	// off by the exit, its temp file left behind.
 	stop()
 	refreshing.Wait()
+	s.calls.close(s.cfg.CallsGrace)
 	s.offline()
 	go func() { _ = ss.Close() }() // best effort: the process is about to exit
 	if ctx.Err() != nil {

@@ -99,6 +99,13 @@ func add[In, Out any](s *server, t tool[In, Out]) {
 		return schema.Resolve(nil)
 	})
 	s.mcp.AddTool(def, func(_ context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
+		if !s.calls.begin() {
+			return errorResult(errShuttingDown), nil
+		}
+		defer s.calls.end()
+		if s.cfg.CallStarted != nil {
+			s.cfg.CallStarted()
+		}
 		defer func() {
 			if r := recover(); r != nil {
 				res = errorResult(fmt.Errorf("%v", r))

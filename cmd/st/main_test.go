@@ -78,8 +78,11 @@ func testClock() func() time.Time {
 	return func() time.Time { return time.UnixMilli(ms) }
 }
 
-// newTestMCP is st-mcp's process with one test seam:
-// ST_TEST_MCP_INTERVALS="status,tidy,backstop" (ms) shortens its timers.
+// newTestMCP is st-mcp's process with two test seams:
+// ST_TEST_MCP_INTERVALS="status,tidy,backstop" (ms) shortens its timers;
+// ST_TEST_MCP_SLOW_CALL=<file> holds each tool call, once it has
+// started, for slowCall after creating <file>, and lets the shutdown wait
+// for it as long as it takes.
 func newTestMCP() mcp.Process {
 	p := mcp.Process{
 		Name: cmp.Or(os.Getenv("_ST_INVOKED_AS"), "st"), Channel: slices.Contains(os.Args[1:], "--channel"),
@@ -87,23 +90,37 @@ func newTestMCP() mcp.Process {
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Now: testClock(),
 	}
-	v := os.Getenv("ST_TEST_MCP_INTERVALS")
-	if v == "" {
+	intervals, slow := os.Getenv("ST_TEST_MCP_INTERVALS"), os.Getenv("ST_TEST_MCP_SLOW_CALL")
+	if intervals == "" && slow == "" {
 		return p
 	}
 	var ms [3]time.Duration
-	for i, f := range strings.Split(v, ",") {
-		n, err := strconv.Atoi(f)
-		if err != nil || i >= 3 {
-			panic("bad ST_TEST_MCP_INTERVALS: " + v)
+	if intervals != "" {
+		for i, f := range strings.Split(intervals, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil || i >= 3 {
+				panic("bad ST_TEST_MCP_INTERVALS: " + intervals)
+			}
+			ms[i] = time.Duration(n) * time.Millisecond
 		}
-		ms[i] = time.Duration(n) * time.Millisecond
 	}
 	p.Tune = func(c *mcp.Config) {
 		c.StatusEvery, c.TidyEvery, c.BackstopEvery = ms[0], ms[1], ms[2]
+		if slow != "" {
+			c.CallsGrace = time.Minute
+			c.CallStarted = func() {
+				_ = os.WriteFile(slow, nil, 0o666)
+				time.Sleep(slowCall)
+			}
+		}
 	}
 	return p
 }
+
+// slowCall is how long ST_TEST_MCP_SLOW_CALL holds a tool call: far
+// longer than a shutdown takes, so that one that does not wait for the
+// call exits in the middle of it.
+const slowCall = 300 * time.Millisecond
 
 func TestScript(t *testing.T) {
 	testscript.Run(t, scriptParams("testdata/script"))
