@@ -5,8 +5,9 @@
 // surfaces cannot drift apart.
 //
 // Lifecycle: Run serves until the client closes stdin or ctx ends (the
-// caller cancels it on SIGINT/SIGTERM), then stops the timers and writes
-// "offline" to the agent's status file, atomically and once.
+// caller cancels it on SIGINT/SIGTERM), then stops the timers, lets the
+// running tool calls finish (for up to CallsGrace) and writes "offline"
+// to the agent's status file, atomically and once.
 //
 // Its files import the MCP Go SDK under its own name, mcp: inside this
 // package, mcp.X is always the SDK.
