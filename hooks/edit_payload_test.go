@@ -323,11 +323,7 @@ func TestUnreadEditSlowReservations(t *testing.T) {
 	close(release)
 	<-finished // the hook, left running, has read listReservations
 	listReservations = reserve.List
-	// The hook goes on to log its line in the test's folder: wait for it,
-	// so the folder's cleanup does not race the write.
-	for end := time.Now().Add(10 * time.Second); len(logLines(t, env.Root, "s1")) == 0 && time.Now().Before(end); {
-		time.Sleep(5 * time.Millisecond)
-	}
+	running.Wait() // the hook left running writes in the test's folder
 	if out := string(res.Stdout); !strings.Contains(out, `"permissionDecision":"deny"`) ||
 		!strings.Contains(out, "st could not read the reservations in time either") {
 		t.Errorf("stdout %q, want a refusal", out)

@@ -430,11 +430,18 @@ func budgetFor(event string, opt Options) time.Duration {
 	return budget
 }
 
+// running counts the hooks budgeted started, including those it left
+// running past their budget, so a test can wait for them to end before
+// its folders are removed.
+var running sync.WaitGroup
+
 // budgeted runs fn within d (no limit when d is 0); done is false when
 // it panicked or ran over.
 func budgeted(d time.Duration, fn func() Result) (res Result, done bool) {
 	ch := make(chan Result, 1)
+	running.Add(1)
 	go func() {
+		defer running.Done()
 		defer func() {
 			if r := recover(); r != nil {
 				close(ch)

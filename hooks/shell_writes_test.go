@@ -273,8 +273,13 @@ func TestManyFilesRefused(t *testing.T) {
 func TestCheckOutOfTimeRefuses(t *testing.T) {
 	opt, repo := shellRepo(t)
 	release := make(chan struct{})
-	slowCheck = func() { <-release }
-	defer func() { close(release); slowCheck = nil }()
+	slow := func() { <-release }
+	slowCheck.Store(&slow)
+	defer func() {
+		close(release)
+		slowCheck.Store(nil)
+		running.Wait() // the hooks left running write in the test's folder
+	}()
 	for _, e := range shellEntries {
 		p, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": repo, "tool_name": e.tool,
 			"tool_input": map[string]any{"command": "echo hi > other.go"}})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/smalltalk-go/st/internal/termsafe"
@@ -35,8 +36,9 @@ const budgetRefusal = "st could not check every file this call writes against th
 const bigInput = 64 << 10
 
 // slowCheck, when set, runs before each path is checked (a test slows
-// the check past the budget with it).
-var slowCheck func()
+// the check past the budget with it). Atomic: the hook it slows is left
+// running when the test ends and resets it.
+var slowCheck atomic.Pointer[func()]
 
 // toolCallOf is the call as toolcall reads it: ok is false for a tool
 // that writes no file.
@@ -117,8 +119,8 @@ func writesDeny(c *call, cl Client) (reason, advice string, denied bool) {
 	}
 	loc := reserve.NewLocator(reserve.HookWait)
 	for _, n := range eff.Writes {
-		if slowCheck != nil {
-			slowCheck()
+		if slow := slowCheck.Load(); slow != nil {
+			(*slow)()
 		}
 		if h, rel, ok := holderOf(loc, set, c.opt.Agent, n); ok {
 			return ReservedReason(rel, h, c.now), "reserved", true
