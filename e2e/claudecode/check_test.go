@@ -114,6 +114,9 @@ type event struct {
 	CtxTokens int64  `json:"ctx_tokens"`
 	Model     string `json:"model"`
 	HookUS    int64  `json:"hook_us"`
+	// Transcript: a Stop that found its reply not yet written names the
+	// transcript, whose reader takes the fill from it (hooks.PendingFill).
+	Transcript string `json:"transcript"`
 }
 
 // events reads every line of the agent's event logs, in time order.
