@@ -61,7 +61,9 @@ func TestNotificationWaitsOnHuman(t *testing.T) {
 	t.Cleanup(func() { _ = exec.Command(tmux, "-S", sock, "kill-server").Run() })
 	deadline := time.Now().Add(90 * time.Second)
 	for time.Now().Before(deadline) {
-		if ev, _ := r.stExit("events"); strings.Contains(ev, "Notification") {
+		// Not "Notification" alone: the test's folder, in the paths the
+		// tool lines name, has it too.
+		if ev, _ := r.stExit("events"); strings.Contains(ev, "permission_prompt") {
 			break
 		}
 		time.Sleep(500 * time.Millisecond)
