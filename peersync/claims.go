@@ -1,0 +1,56 @@
+package peersync
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/smalltalk-go/st/fleet"
+	"github.com/smalltalk-go/st/internal/fsutil"
+)
+
+// peerRecords fetches the host records the peer holds (the top of its
+// fleet.Dir, a few small files, over the same transport as the push)
+// into a folder of its own outside the root, and reads them. A push
+// learns from them the claims made on other hosts since this host's
+// last pull, so that it stops sending the files of an agent that has
+// moved away (stamp gives it up first): without them, the old home's
+// push would put its copies over the new home's on the hub. They do not
+// enter the root, where a record that arrived without its host's files
+// would make the next pull's settle keep this host's older copies. A
+// failed fetch (a fresh peer has no records yet) leaves the push to the
+// claims known here.
+func (s *Syncer) peerRecords(target string) map[string]fleet.Record {
+	dir, err := os.MkdirTemp("", "st-claims-")
+	if err != nil {
+		return nil
+	}
+	defer func() { _ = os.RemoveAll(dir) }() // a temp folder: nothing to report
+	// The records only, not the legacy per-host folders.
+	args := []string{"--exclude=/*/"}
+	if code, _ := s.rsync(target+fleet.Dir+"/", dir+"/"+fleet.Dir+"/", rsyncState{args: args}); code != 0 {
+		fmt.Fprintf(s.Log, "# push: no host records read from %s (rsync exit %d): pushing with the claims known here\n", target, code)
+		return nil
+	}
+	t, err := fsutil.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer t.Close()
+	return fleet.Records(t)
+}
+
+// withNewer is recs with each other host's record replaced by the one
+// in learned when that one is newer (its At, on that host's own clock).
+// This host's own record is never taken from elsewhere.
+func withNewer(recs, learned map[string]fleet.Record, self string) map[string]fleet.Record {
+	out := make(map[string]fleet.Record, len(recs)+len(learned))
+	for h, r := range recs {
+		out[h] = r
+	}
+	for h, r := range learned {
+		if mine, ok := out[h]; h != self && (!ok || r.At > mine.At) {
+			out[h] = r
+		}
+	}
+	return out
+}
