@@ -16,27 +16,38 @@ import (
 // moved away (stamp gives it up first): without them, the old home's
 // push would put its copies over the new home's on the hub. They do not
 // enter the root, where a record that arrived without its host's files
-// would make the next pull's settle keep this host's older copies. A
-// failed fetch (a fresh peer has no records yet) leaves the push to the
-// claims known here.
-func (s *Syncer) peerRecords(target string) map[string]fleet.Record {
+// would make the next pull's settle keep this host's older copies.
+//
+// A fetch that fails leaves the push to the claims known here: quietly
+// when the peer has no records yet (a fresh peer, rsync exit 23), with a
+// line otherwise. One the deadline or a stop ended (stopped) means the
+// push would wait as long again: its rsync's stderr is returned for the
+// push to fail with.
+func (s *Syncer) peerRecords(target string) (recs map[string]fleet.Record, stopped bool, stderr string) {
 	dir, err := os.MkdirTemp("", "st-claims-")
 	if err != nil {
-		return nil
+		return nil, false, ""
 	}
 	defer func() { _ = os.RemoveAll(dir) }() // a temp folder: nothing to report
 	// The records only, not the legacy per-host folders.
 	args := []string{"--exclude=/*/"}
-	if code, _ := s.rsync(target+fleet.Dir+"/", dir+"/"+fleet.Dir+"/", rsyncState{args: args}); code != 0 {
+	code, stderr := s.rsync(target+fleet.Dir+"/", dir+"/"+fleet.Dir+"/", rsyncState{args: args})
+	switch code {
+	case 0:
+	case -1:
+		return nil, true, stderr
+	case 23:
+		return nil, false, ""
+	default:
 		fmt.Fprintf(s.Log, "# push: no host records read from %s (rsync exit %d): pushing with the claims known here\n", target, code)
-		return nil
+		return nil, false, ""
 	}
 	t, err := fsutil.Open(dir)
 	if err != nil {
-		return nil
+		return nil, false, ""
 	}
 	defer t.Close()
-	return fleet.Records(t)
+	return fleet.Records(t), false, ""
 }
 
 // withNewer is recs with each other host's record replaced by the one

@@ -146,7 +146,15 @@ func (s *Syncer) Push(spec string) error {
 	from := s.Root + "/"
 	var learned map[string]fleet.Record
 	if s.Host != "" {
-		learned = s.peerRecords(target)
+		var stopped bool
+		var stderr string
+		if learned, stopped, stderr = s.peerRecords(target); stopped {
+			s.stamp("push", starting, nil)
+			fmt.Fprintf(s.Log, "# push: %s -> %s\n", from, target)
+			err = s.failure("push", from, target, -1, stderr)
+			s.stamp("push", failed, nil)
+			return err
+		}
 	}
 	s.stamp("push", starting, learned)
 	_, err = s.transfer("push", from, target, s.pushState(true))
@@ -216,10 +224,16 @@ func (s *Syncer) transfer(stage, from, to string, state rsyncState) (twins []str
 	if code == 0 {
 		return nil, nil
 	}
+	return nil, s.failure(stage, from, to, code, stderr)
+}
+
+// failure logs a failed rsync's stderr and returns the error that says
+// which transfer failed.
+func (s *Syncer) failure(stage, from, to string, code int, stderr string) error {
 	if stderr != "" {
 		fmt.Fprintln(s.Log, jsstr.TrimRightSpace(stderr))
 	}
-	return nil, sterr.New(sterr.SyncFailed, fmt.Sprintf("rsync %s failed: %s -> %s", stage, from, to),
+	return sterr.New(sterr.SyncFailed, fmt.Sprintf("rsync %s failed: %s -> %s", stage, from, to),
 		map[string]any{"stage": stage, "exitCode": code, "stderr": stderr})
 }
 
