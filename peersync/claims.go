@@ -8,6 +8,22 @@ import (
 	"github.com/smalltalk-go/st/internal/fsutil"
 )
 
+// learnClaims is a push's peerRecords. A read the deadline or a stop
+// ended fails the push, logged as a failed push is, so that a frozen
+// peer costs one deadline, not two. Without a Host there is nothing to
+// learn.
+func (s *Syncer) learnClaims(from, target string) (map[string]fleet.Record, error) {
+	if s.Host == "" {
+		return nil, nil
+	}
+	recs, stopped, stderr := s.peerRecords(target)
+	if !stopped {
+		return recs, nil
+	}
+	fmt.Fprintf(s.Log, "# push: %s -> %s\n", from, target)
+	return nil, s.failure("push", from, target, -1, stderr)
+}
+
 // peerRecords fetches the host records the peer holds (the top of its
 // fleet.Dir, a few small files, over the same transport as the push)
 // into a folder of its own outside the root, and reads them. A push

@@ -34,7 +34,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
@@ -144,19 +143,12 @@ func (s *Syncer) Push(spec string) error {
 		return err
 	}
 	from := s.Root + "/"
-	var learned map[string]fleet.Record
-	if s.Host != "" {
-		var stopped bool
-		var stderr string
-		if learned, stopped, stderr = s.peerRecords(target); stopped {
-			s.stamp("push", starting, nil)
-			fmt.Fprintf(s.Log, "# push: %s -> %s\n", from, target)
-			err = s.failure("push", from, target, -1, stderr)
-			s.stamp("push", failed, nil)
-			return err
-		}
-	}
+	learned, err := s.learnClaims(from, target)
 	s.stamp("push", starting, learned)
+	if err != nil {
+		s.stamp("push", failed, nil)
+		return err
+	}
 	_, err = s.transfer("push", from, target, s.pushState(true))
 	if isLocal(spec) || err == nil || !mkpathUnknown(err) {
 		s.stamp("push", outcomeOf(err), nil)
