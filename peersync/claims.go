@@ -10,10 +10,11 @@ import (
 
 // learnClaims is a push's peerRecords. A read the deadline or a stop
 // ended fails the push, logged as a failed push is, so that a frozen
-// peer costs one deadline, not two. Without a Host there is nothing to
-// learn.
+// peer costs one deadline, not two. Without a Host, or without an agent
+// whose own writes mark it at home here (fleet.HomeMarks), there is
+// nothing to give up and no read: such a host sends no agent's files.
 func (s *Syncer) learnClaims(from, target string) (map[string]fleet.Record, error) {
-	if s.Host == "" {
+	if s.Host == "" || len(fleet.HomeMarks(s.StateDir, s.Root)) == 0 {
 		return nil, nil
 	}
 	recs, stopped, stderr := s.peerRecords(target)

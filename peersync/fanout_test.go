@@ -120,7 +120,7 @@ func TestFrozenPeerPushCostsOneDeadline(t *testing.T) {
 	a.s.Host = "hosta"
 	a.s.RSH = "ssh -p " + strconv.Itoa(port) + " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
 	a.s.Deadline = time.Second
-	a.send("alice", "bob", "to nobody\n")
+	a.wrote("alice")
 	err := a.s.Push("127.0.0.1:/nowhere")
 	if err == nil || !strings.Contains(a.log.String(), "gave up after 1s") {
 		t.Fatalf("push = %v\n%s", err, a.log)

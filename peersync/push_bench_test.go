@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/sshtest"
 	"github.com/smalltalk-go/st/status"
@@ -37,6 +38,9 @@ func BenchmarkSSHPush(b *testing.B) {
 			}
 			defer t.Close()
 			if err := t.MkdirAll("alice"); err != nil {
+				b.Fatal(err)
+			}
+			if err := fleet.MarkHome(s.StateDir, s.Root, "alice", time.Now()); err != nil {
 				b.Fatal(err)
 			}
 			hub := srv.Spec(filepath.Join(b.TempDir(), "hub"))
