@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -18,20 +19,23 @@ import (
 )
 
 // frozenListener accepts connections on 127.0.0.1 and never answers, as
-// a suspended VM or a half-dead link does. It returns its port.
-func frozenListener(t *testing.T) int {
+// a suspended VM or a half-dead link does. It returns its port and the
+// count of connections it took.
+func frozenListener(t *testing.T) (int, *atomic.Int32) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	held := make(chan net.Conn, 64)
+	var accepted atomic.Int32
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
+			accepted.Add(1)
 			held <- c
 		}
 	}()
@@ -46,7 +50,7 @@ func frozenListener(t *testing.T) int {
 			}
 		}
 	})
-	return ln.Addr().(*net.TCPAddr).Port
+	return ln.Addr().(*net.TCPAddr).Port, &accepted
 }
 
 // sshLeft reports the ssh processes still running whose arguments hold
@@ -74,7 +78,7 @@ func TestAllFrozenPeerCostsItsDeadline(t *testing.T) {
 	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Skip("no ssh client")
 	}
-	port := frozenListener(t)
+	port, _ := frozenListener(t)
 	good := newMachine(t, t.TempDir())
 	a := newMachine(t, writePeers(t, "frozen: 127.0.0.1:/nowhere\ngood: local:"+good.root+"\n"))
 	a.s.RSH = "ssh -p " + strconv.Itoa(port) + " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
@@ -101,6 +105,28 @@ func TestAllFrozenPeerCostsItsDeadline(t *testing.T) {
 	}
 	if left := sshLeft("-p " + strconv.Itoa(port)); len(left) > 0 {
 		t.Errorf("ssh still running: %v", left)
+	}
+}
+
+// A host's push to a frozen peer also costs one deadline: the read of
+// the peer's records that comes first gives up, and the push with it,
+// instead of connecting again to wait as long.
+func TestFrozenPeerPushCostsOneDeadline(t *testing.T) {
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Skip("no ssh client")
+	}
+	port, accepted := frozenListener(t)
+	a := newMachine(t, t.TempDir())
+	a.s.Host = "hosta"
+	a.s.RSH = "ssh -p " + strconv.Itoa(port) + " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
+	a.s.Deadline = time.Second
+	a.wrote("alice")
+	err := a.s.Push("127.0.0.1:/nowhere")
+	if err == nil || !strings.Contains(a.log.String(), "gave up after 1s") {
+		t.Fatalf("push = %v\n%s", err, a.log)
+	}
+	if n := accepted.Load(); n != 1 {
+		t.Errorf("the push connected %d times to the frozen peer, want once:\n%s", n, a.log)
 	}
 }
 

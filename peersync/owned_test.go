@@ -217,6 +217,65 @@ func runMoves(t *testing.T, spec func(*machine) string, n int) {
 	}
 }
 
+// The old home pushes before it has pulled the move: bob lives on B,
+// moves to A, and A pushes its claim and bob's new state to the hub; then
+// B, which still claims bob and holds its own copies of his files,
+// pushes. The hub keeps A's state, B's next pull brings it to B, and
+// neither B nor the hub ever names A as bob's home beside B's status.
+func TestSSHOldHomePushesAfterTheMove(t *testing.T) {
+	srv := sshtest.ForTest(t)
+	oldHomePushesAfterTheMove(t, func(m *machine) string { return srv.Spec(m.root) })
+}
+
+// The same over local: peers.
+func TestOldHomePushesAfterTheMoveLocal(t *testing.T) {
+	oldHomePushesAfterTheMove(t, func(m *machine) string { return "local:" + m.root })
+}
+
+func oldHomePushesAfterTheMove(t *testing.T, spec func(*machine) string) {
+	a, b, hub := newHost(t, "hosta", 0), newHost(t, "hostb", 0), newHost(t, "hub", 0)
+	b.writeAs("bob", "busy", "bob on B\n")
+	for _, push := range []bool{true, false} { // every host learns that bob lives on B
+		for _, h := range []*host{b, a} {
+			h.sync(push, spec, hub)
+		}
+	}
+	b.writeAs("bob", "away", "bob on B, later\n")
+	a.writeAs("bob", "dnd", "bob moved to A\n")
+	wantState, wantNow := a.read("bob")
+	check := func(when string, hosts ...*host) {
+		t.Helper()
+		for _, h := range hosts {
+			if st, now := h.read("bob"); st != wantState || now != wantNow {
+				t.Errorf("after %s: %s holds bob's %s %q, want A's %s %q", when, h.s.Host, st, now, wantState, wantNow)
+			}
+		}
+	}
+	neverPaired := func(when string) {
+		t.Helper()
+		for _, h := range []*host{b, hub} {
+			if st, now := h.read("bob"); h.hostOf("bob") == "hosta" && (st != wantState || now != wantNow) {
+				t.Errorf("after %s: %s names hosta as bob's home beside %s %q", when, h.s.Host, st, now)
+			}
+		}
+	}
+	a.sync(true, spec, hub)
+	b.sync(true, spec, hub)
+	check("hostb's push", hub)
+	neverPaired("hostb's push")
+	if _, claimed := fleet.Records(b.tree())["hostb"].Claims["bob"]; claimed {
+		t.Errorf("hostb still claims bob after its push: %+v", fleet.Records(b.tree())["hostb"])
+	}
+	b.sync(false, spec, hub)
+	check("hostb's pull", hub, b)
+	neverPaired("hostb's pull")
+	if got := b.hostOf("bob"); got != "hosta" {
+		t.Errorf("hostb names %q as bob's home after its pull, want hosta", got)
+	}
+	a.sync(false, spec, hub)
+	check("hosta's pull", a)
+}
+
 // A rewrite of bob's now.md on a host that holds no copy of it (an old st,
 // a hand edit: st itself refuses it) never reaches bob's home, in any
 // order of the two hosts' pushes and pulls, hub or mesh, and bob's own

@@ -34,9 +34,10 @@ func outcomeOf(err error) outcome {
 // them, so a message for bob that reaches this host first does not make
 // bob live here; it gives up those another host's newer claim took
 // (their marks go, fleet.Unmark), and returns them with the records the
-// prune removed. Without a Host it does nothing; a failure to write the
-// record does not fail the sync.
-func (s *Syncer) stamp(stage string, o outcome) (pruned, yielded []string) {
+// prune removed. Claims are compared over the records here and those of
+// learned that are newer (a push's peerRecords). Without a Host it does
+// nothing; a failure to write the record does not fail the sync.
+func (s *Syncer) stamp(stage string, o outcome, learned map[string]fleet.Record) (pruned, yielded []string) {
 	if s.Host == "" {
 		return nil, nil
 	}
@@ -57,7 +58,7 @@ func (s *Syncer) stamp(stage string, o outcome) (pruned, yielded []string) {
 			marked[id] = at
 		}
 	}
-	rec.Claims, yielded = fleet.Claimed(recs, s.Host, marked)
+	rec.Claims, yielded = fleet.Claimed(withNewer(recs, learned, s.Host), s.Host, marked)
 	for _, id := range yielded {
 		fleet.Unmark(s.StateDir, s.Root, id, marked[id])
 		delete(marked, id)

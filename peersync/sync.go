@@ -129,7 +129,10 @@ func (s *Syncer) RemoveStaleTemps() int {
 	return RemoveStaleTemps(t, s.now())
 }
 
-// Push sends the root to the peer: sweep, rsync, sweep.
+// Push sends the root to the peer: it reads the peer's host records
+// first (peerRecords), so that an agent another host has claimed since
+// this host's last pull is given up before its files could go, then
+// sweep, rsync, sweep.
 func (s *Syncer) Push(spec string) error {
 	if _, err := os.Stat(s.Root); err != nil {
 		return sterr.New(sterr.PeersConfigInvalid, "no ST_ROOT to push from: "+s.Root,
@@ -140,16 +143,21 @@ func (s *Syncer) Push(spec string) error {
 		return err
 	}
 	from := s.Root + "/"
-	s.stamp("push", starting)
+	learned, err := s.learnClaims(from, target)
+	s.stamp("push", starting, learned)
+	if err != nil {
+		s.stamp("push", failed, nil)
+		return err
+	}
 	_, err = s.transfer("push", from, target, s.pushState(true))
 	if isLocal(spec) || err == nil || !mkpathUnknown(err) {
-		s.stamp("push", outcomeOf(err))
+		s.stamp("push", outcomeOf(err), nil)
 		return err
 	}
 	// An rsync older than 3.2.3 (here or on the peer) lacks --mkpath.
 	fmt.Fprintln(s.Log, "# push: rsync has no --mkpath; trying without it (the peer's store folder must exist)")
 	_, err = s.transfer("push", from, target, s.pushState(false))
-	s.stamp("push", outcomeOf(err))
+	s.stamp("push", outcomeOf(err), nil)
 	return err
 }
 
@@ -165,10 +173,10 @@ func (s *Syncer) Pull(spec string) error {
 		return err
 	}
 	s.settle() // what a pull cut short left aside
-	pruned, _ := s.stamp("pull", starting)
+	pruned, _ := s.stamp("pull", starting, nil)
 	twins, err := s.transfer("pull", target, s.Root+"/", s.pullState())
 	s.settle()
-	after, yielded := s.stamp("pull", outcomeOf(err))
+	after, yielded := s.stamp("pull", outcomeOf(err), nil)
 	pruned = append(pruned, after...)
 	if err == nil {
 		s.pullAgents(target, yielded)
@@ -208,10 +216,16 @@ func (s *Syncer) transfer(stage, from, to string, state rsyncState) (twins []str
 	if code == 0 {
 		return nil, nil
 	}
+	return nil, s.failure(stage, from, to, code, stderr)
+}
+
+// failure logs a failed rsync's stderr and returns the error that says
+// which transfer failed.
+func (s *Syncer) failure(stage, from, to string, code int, stderr string) error {
 	if stderr != "" {
 		fmt.Fprintln(s.Log, jsstr.TrimRightSpace(stderr))
 	}
-	return nil, sterr.New(sterr.SyncFailed, fmt.Sprintf("rsync %s failed: %s -> %s", stage, from, to),
+	return sterr.New(sterr.SyncFailed, fmt.Sprintf("rsync %s failed: %s -> %s", stage, from, to),
 		map[string]any{"stage": stage, "exitCode": code, "stderr": stderr})
 }
 
