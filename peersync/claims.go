@@ -25,19 +25,16 @@ func (s *Syncer) learnClaims(from, target string) (map[string]fleet.Record, erro
 	return nil, s.failure("push", from, target, -1, stderr)
 }
 
-// peerRecords fetches the host records the peer holds (the top of its
-// fleet.Dir, a few small files, over the same transport as the push)
-// into a folder of its own outside the root, and reads them. A push
-// learns from them the claims made on other hosts since this host's
-// last pull, so that it stops sending the files of an agent that has
-// moved away (stamp gives it up first): without them, the old home's
-// push would put its copies over the new home's on the hub. They do not
-// enter the root, where a record that arrived without its host's files
-// would make the next pull's settle keep this host's older copies.
+// peerRecords fetches the host records the peer holds into a folder of
+// its own outside the root, and reads them. A push learns from them the
+// claims made on other hosts since this host's last pull, so that it
+// stops sending the files of an agent that has moved away (stamp gives
+// it up first): without them, the old home's push would put its copies
+// over the new home's on the hub. They do not enter the root: only a
+// pull installs records, after the files they speak for (takeRecords).
 //
-// A fetch that fails leaves the push to the claims known here: quietly
-// when the peer has no records yet (a fresh peer, rsync exit 23), with a
-// line otherwise. One the deadline or a stop ended (stopped) means the
+// A fetch that fails leaves the push to the claims known here (see
+// fetchRecords); one the deadline or a stop ended (stopped) means the
 // push would wait as long again: its rsync's stderr is returned for the
 // push to fail with.
 func (s *Syncer) peerRecords(target string) (recs map[string]fleet.Record, stopped bool, stderr string) {
@@ -46,7 +43,21 @@ func (s *Syncer) peerRecords(target string) (recs map[string]fleet.Record, stopp
 		return nil, false, ""
 	}
 	defer func() { _ = os.RemoveAll(dir) }() // a temp folder: nothing to report
-	// The records only, not the legacy per-host folders.
+	t, stopped, stderr := s.fetchRecords("push", target, dir)
+	if t == nil {
+		return nil, stopped, stderr
+	}
+	defer t.Close()
+	return fleet.Records(t), false, ""
+}
+
+// fetchRecords copies the top of the peer's fleet.Dir (its hosts'
+// current records and tombstones, a few small files; not the legacy
+// per-host folders) into dir/fleet.Dir over the same transport as the
+// transfer, and opens dir. A fetch that fails returns nil: quietly when
+// the peer has no records yet (a fresh peer, rsync exit 23), with a line
+// otherwise; stopped says the deadline or a stop ended it.
+func (s *Syncer) fetchRecords(stage, target, dir string) (t *fsutil.Tree, stopped bool, stderr string) {
 	args := []string{"--exclude=/*/"}
 	code, stderr := s.rsync(target+fleet.Dir+"/", dir+"/"+fleet.Dir+"/", rsyncState{args: args})
 	switch code {
@@ -56,15 +67,14 @@ func (s *Syncer) peerRecords(target string) (recs map[string]fleet.Record, stopp
 	case 23:
 		return nil, false, ""
 	default:
-		fmt.Fprintf(s.Log, "# push: no host records read from %s (rsync exit %d): pushing with the claims known here\n", target, code)
+		fmt.Fprintf(s.Log, "# %s: no host records read from %s (rsync exit %d): going on with the ones known here\n", stage, target, code)
 		return nil, false, ""
 	}
 	t, err := fsutil.Open(dir)
 	if err != nil {
 		return nil, false, ""
 	}
-	defer t.Close()
-	return fleet.Records(t), false, ""
+	return t, false, ""
 }
 
 // withNewer is recs with each other host's record replaced by the one

@@ -17,15 +17,15 @@ import (
 //     belong to its home host (fleet.Owners), a host record to its host;
 //   - a host sends only what it owns (ownedOnly), and its copy
 //     replaces whatever the receiver holds;
-//   - a pull never takes the files this host owns (homeExcludes); of the
-//     rest it keeps the peer's copy only when the peer's record of the
-//     owning host is newer than this host's (settle): the hub relays
-//     each owner's copy as it got it with the owner's record, and in a
-//     mesh a peer's stale copy of a third host's files, or a rewrite made
-//     there by someone else, never replaces the one this host got from
-//     the owner itself. A host's records are compared with each other
-//     only (its At, on its own clock, never goes back), never with
-//     another host's.
+//   - a pull never takes the files this host owns (homeExcludes), and of
+//     the rest takes an owner's files only when the peer's record of the
+//     owner is newer than this host's (records.go): the hub relays each
+//     owner's copy as it got it with the owner's record, and in a mesh a
+//     peer's stale copy of a third host's files, or a rewrite made there
+//     by someone else, never replaces the one this host got from the
+//     owner itself. A host's records are compared with each other only
+//     (its At, on its own clock, never goes back), never with another
+//     host's.
 
 // replacedDir is where a pull puts the files it replaces (rsync
 // --backup-dir, relative to the root), for settle. It starts with a dot,
@@ -33,12 +33,12 @@ import (
 const replacedDir = ".st-replaced"
 
 // settle decides, for every file the last pull replaced, which copy
-// stands: a host record stays the peer's when it is newer (its At) than
-// the one it replaced; an owned file stays the peer's when its owner's
-// record did, and this host is not its owner; any other file
-// (one no host owns) keeps the newer modification time, as before
-// owners. The copies put aside are then removed. A crash between the
-// pull and settle leaves them for the next pull's settle.
+// stands: an owned file stays the peer's, as the pull took it from an
+// owner's newer copy (a file of this host's own agents is never taken,
+// and goes back if an older pull took it); any other file (one no host
+// owns) keeps the newer modification time, as before owners. The copies
+// put aside are then removed. A crash between the pull and settle leaves
+// them for the next pull's settle.
 func (s *Syncer) settle() {
 	t, err := fsutil.Open(s.Root)
 	if err != nil {
@@ -49,50 +49,18 @@ func (s *Syncer) settle() {
 		return
 	}
 	defer func() { _ = t.RemoveAll(replacedDir) }() // best effort: the next settle looks again
-	var records, others []string
-	for _, rel := range listFiles(t, replacedDir) {
-		if host, ok := recordHost(rel); ok {
-			records = append(records, host)
-		} else {
-			others = append(others, rel)
-		}
-	}
-	newer := map[string]bool{}
-	for _, host := range records {
-		rel := fleet.RecordPath(host)
-		theirs, ok := fleet.ReadRecord(t, rel, host)
-		mine, _ := fleet.ReadRecord(t, replacedDir+"/"+rel, host)
-		if ok && theirs.At > mine.At {
-			newer[host] = true
-		} else {
-			s.putBack(t, rel)
-		}
-	}
 	owners := fleet.Owners(fleet.Records(t))
-	for _, rel := range others {
+	for _, rel := range listFiles(t, replacedDir) {
 		keepMine := newerHere(t, rel)
 		if agent, inAgent, ok := strings.Cut(rel, "/"); ok && isRewritten(inAgent) {
 			if home, owned := owners[agent]; owned {
-				keepMine = home == s.Host || !newer[home]
+				keepMine = home == s.Host
 			}
 		}
 		if keepMine {
 			s.putBack(t, rel)
 		}
 	}
-}
-
-// recordHost returns the host of a current host record path.
-func recordHost(rel string) (string, bool) {
-	name, ok := strings.CutPrefix(rel, fleet.Dir+"/")
-	if !ok || strings.Contains(name, "/") {
-		return "", false
-	}
-	host, ok := strings.CutSuffix(name, ".json")
-	if !ok || host == "" || rel != fleet.RecordPath(host) {
-		return "", false
-	}
-	return host, true
 }
 
 // newerHere reports whether the copy of rel put aside has a later

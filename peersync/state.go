@@ -56,15 +56,24 @@ func (s *Syncer) pushState(mkpath bool) rsyncState {
 }
 
 // pullState is a pull's: the files this host alone writes never come
-// from a peer (homeExcludes), and every file the pull replaces is put
-// aside in replacedDir, for settle to put back where the peer's copy is
-// older than this host's.
-func (s *Syncer) pullState() rsyncState {
+// from a peer (homeExcludes), an owner's rewritten files come only when
+// the peer's record of the owner is newer than this host's (newer, with
+// owners by the records here and those newer ones), no current record
+// comes with the files (takeRecords installs the newer ones after them),
+// and every file the pull replaces is put aside in replacedDir for
+// settle.
+func (s *Syncer) pullState(newer map[string]bool, owners map[string]string) rsyncState {
 	if s.Host == "" {
 		return rsyncState{args: slices.Clone(commonStateArgs)}
 	}
 	args := append(slices.Clone(ownedStateArgs), "--backup", "--backup-dir="+replacedDir)
-	return rsyncState{args: append(args, s.homeExcludes()...)}
+	args = append(args, s.homeExcludes()...)
+	for _, id := range sortedKeys(owners) {
+		if home := owners[id]; home != s.Host && !newer[home] {
+			args = append(args, agentRules("--exclude=", id)...)
+		}
+	}
+	return rsyncState{args: append(args, "--exclude=/"+fleet.Dir+"/*.json")}
 }
 
 // rewritten are the files of an agent that its home host rewrites or
@@ -122,12 +131,13 @@ func (s *Syncer) homeExcludes() []string {
 	return out
 }
 
-// ownedOnly are the push's filter rules: the rewritten files of
-// the agents whose home is this host, and its own record, go; those of
-// every other agent and the other hosts' records stay. An agent no host
-// claims (its host does not run st sync, or runs an older version) has no
-// owner to send its files: pulls bring them (settle keeps the newer), and
-// no push ever puts a copy over its own host's.
+// ownedOnly are the push's filter rules: the rewritten files of the
+// agents whose home is this host go; those of every other agent and
+// every host record stay (pushRecord sends this host's own after the
+// files). An agent no host claims (its host does not run st sync, or
+// runs an older version) has no owner to send its files: pulls bring
+// them (settle keeps the newer), and no push ever puts a copy over its
+// own host's.
 func (s *Syncer) ownedOnly() []string {
 	owners := s.homes()
 	var out []string
@@ -137,7 +147,14 @@ func (s *Syncer) ownedOnly() []string {
 		}
 	}
 	out = append(out, agentRules("--exclude=", "*")...)
-	return append(out, "--include=/"+fleet.RecordPath(s.Host), "--exclude=/"+fleet.Dir+"/*.json")
+	return append(out, "--exclude=/"+fleet.Dir+"/*.json")
+}
+
+// recordState sends only this host's own record, the push's last step.
+func (s *Syncer) recordState() rsyncState {
+	args := append(slices.Clone(ownedStateArgs),
+		"--include=/"+fleet.Dir+"/", "--include=/"+fleet.RecordPath(s.Host), "--exclude=*")
+	return rsyncState{args: args}
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -75,7 +75,9 @@ type Syncer struct {
 //     characters) when another rsync is writing into this root now;
 //   - "/.st-locks/": the lock files of a store on a shared filesystem
 //     (fsutil.SharedLockDir), which mean nothing on another one;
-//   - "/.st-replaced/": the copies a pull put aside (owned.go).
+//   - "/.st-replaced/": the copies a pull put aside (owned.go);
+//   - "/.st-incoming/": the records a pull fetched before its files
+//     (records.go).
 //
 // Other dot-files (context/.flush-errors.log) still travel.
 var rsyncExcludes = []string{
@@ -84,6 +86,7 @@ var rsyncExcludes = []string{
 	"--exclude=.*.??????",
 	"--exclude=/" + fsutil.SharedLockDir + "/",
 	"--exclude=/" + replacedDir + "/",
+	"--exclude=/" + incomingDir + "/",
 }
 
 // rsyncSafety keeps what a peer ships from making the local store unsafe
@@ -150,20 +153,35 @@ func (s *Syncer) Push(spec string) error {
 		return err
 	}
 	_, err = s.transfer("push", from, target, s.pushState(true))
-	if isLocal(spec) || err == nil || !mkpathUnknown(err) {
-		s.stamp("push", outcomeOf(err), nil)
-		return err
+	if !isLocal(spec) && err != nil && mkpathUnknown(err) {
+		// An rsync older than 3.2.3 (here or on the peer) lacks --mkpath.
+		fmt.Fprintln(s.Log, "# push: rsync has no --mkpath; trying without it (the peer's store folder must exist)")
+		_, err = s.transfer("push", from, target, s.pushState(false))
 	}
-	// An rsync older than 3.2.3 (here or on the peer) lacks --mkpath.
-	fmt.Fprintln(s.Log, "# push: rsync has no --mkpath; trying without it (the peer's store folder must exist)")
-	_, err = s.transfer("push", from, target, s.pushState(false))
+	if err == nil {
+		err = s.pushRecord(from, target)
+	}
 	s.stamp("push", outcomeOf(err), nil)
 	return err
 }
 
-// Pull fetches the peer into the root (created if missing): sweep,
-// rsync, settle (owned.go), sweep; then, for the agents another host's
-// claim just took from this one, their new home's state.
+// pushRecord sends this host's own record, after the files it speaks for
+// (records.go). Without a Host there is none.
+func (s *Syncer) pushRecord(from, target string) error {
+	if s.Host == "" {
+		return nil
+	}
+	if code, stderr := s.rsync(from, target, s.recordState()); code != 0 {
+		return s.failure("push", from, target, code, stderr)
+	}
+	return nil
+}
+
+// Pull fetches the peer into the root (created if missing): the peer's
+// host records first (pulledRecords), which decide whose rewritten
+// files the pull takes, then sweep, rsync, those records, settle
+// (owned.go), sweep; then, for the agents another host's claim just took
+// from this one, their new home's state.
 func (s *Syncer) Pull(spec string) error {
 	target, err := s.resolve(spec)
 	if err != nil {
@@ -174,8 +192,17 @@ func (s *Syncer) Pull(spec string) error {
 	}
 	s.settle() // what a pull cut short left aside
 	pruned, _ := s.stamp("pull", starting, nil)
-	twins, err := s.transfer("pull", target, s.Root+"/", s.pullState())
-	s.settle()
+	theirs, err := s.readPeerRecords(target)
+	var twins []string
+	if err == nil {
+		newer, owners := s.newerRecords(theirs)
+		twins, err = s.transfer("pull", target, s.Root+"/", s.pullState(newer, owners))
+		if err == nil {
+			s.takeRecords(theirs, newer)
+		}
+		theirs.remove()
+		s.settle()
+	}
 	after, yielded := s.stamp("pull", outcomeOf(err), nil)
 	pruned = append(pruned, after...)
 	if err == nil {

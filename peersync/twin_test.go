@@ -33,7 +33,7 @@ func TestSSHArchivedTwinInvisibleBeforeSweep(t *testing.T) {
 	}
 
 	// The pull's transfer, without the sweep around it.
-	if code, stderr := a.s.rsync(srv.Spec(b.root)+"/", a.root+"/", a.s.pullState()); code != 0 {
+	if code, stderr := a.s.rsync(srv.Spec(b.root)+"/", a.root+"/", a.s.pullState(nil, nil)); code != 0 {
 		t.Fatalf("rsync: %d %s", code, stderr)
 	}
 	if !a.has("alice/inbox/"+name) || !a.has("alice/archive/"+name) {

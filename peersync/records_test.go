@@ -1,0 +1,78 @@
+package peersync
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/smalltalk-go/st/fleet"
+)
+
+func localSpec(m *machine) string { return "local:" + m.root }
+
+// changed returns when rel under h's root last changed, data or
+// metadata (a rename in or out of place moves it).
+func changed(t *testing.T, h *host, rel string) time.Time {
+	t.Helper()
+	fi, err := os.Lstat(filepath.Join(h.root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := ctime(fi)
+	if !ok {
+		t.Skip("no change times here")
+	}
+	return c
+}
+
+// The hub holds a newer copy of bob's now.md than its record of bob's
+// home speaks for (the files of a push landed, its record not yet): a
+// pull leaves this host's copy alone, not even replacing it for a moment
+// (a reader in between would have seen bob's state go forward and back),
+// and takes it once the record arrives.
+func TestPullTakesOwnedFilesOnlyWithTheirRecord(t *testing.T) {
+	a, c, hub := newHost(t, "hosta", 0), newHost(t, "hostc", 0), newHost(t, "hub", 0)
+	a.writeAs("bob", "busy", "bob v1\n")
+	a.sync(true, localSpec, hub)
+	c.sync(false, localSpec, hub)
+	if _, now := c.read("bob"); now != "bob v1\n" {
+		t.Fatalf("hostc holds bob's now.md %q after the first pull", now)
+	}
+	const rel = "bob/context/now.md"
+	before := changed(t, c, rel)
+	if err := os.WriteFile(filepath.Join(hub.root, rel), []byte("bob v2 (ahead of its record)\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(10 * time.Millisecond) // a rename now would move the change time
+	c.sync(false, localSpec, hub)
+	if _, now := c.read("bob"); now != "bob v1\n" {
+		t.Errorf("hostc took bob's now.md %q without hosta's newer record", now)
+	}
+	if after := changed(t, c, rel); !after.Equal(before) {
+		t.Errorf("the pull replaced hostc's copy of bob's now.md (changed %v, before %v) and put it back", after, before)
+	}
+
+	a.writeAs("bob", "dnd", "bob v3\n")
+	a.sync(true, localSpec, hub)
+	c.sync(false, localSpec, hub)
+	if state, now := c.read("bob"); state != "dnd" || now != "bob v3\n" {
+		t.Errorf("hostc holds bob %q %q, want hosta's newest with its record", state, now)
+	}
+}
+
+// A push sends its host's record after the files it speaks for, so a
+// peer never holds a record newer than the files beside it.
+func TestPushSendsTheRecordAfterTheFiles(t *testing.T) {
+	a, hub := newHost(t, "hosta", 0), newHost(t, "hub", 0)
+	a.writeAs("bob", "busy", "bob v1\n")
+	a.sync(true, localSpec, hub)
+	a.writeAs("bob", "dnd", "bob v2\n")
+	a.sync(true, localSpec, hub)
+	record := changed(t, hub, fleet.RecordPath("hosta"))
+	for _, rel := range []string{"bob/status", "bob/context/now.md", "bob/events/s1.jsonl"} {
+		if c := changed(t, hub, rel); c.After(record) {
+			t.Errorf("the hub's %s landed at %v, after hosta's record (%v)", rel, c, record)
+		}
+	}
+}
