@@ -92,6 +92,11 @@ func Get(t *fsutil.Tree, id string, now time.Time, recent int, mailbox string) O
 	if recent < 0 {
 		recent = DefaultRecent
 	}
+	if t != nil {
+		var release func()
+		t, release = t.Folders() // each agent's folder opened once for the whole pass
+		defer release()
+	}
 	list := agents.List(t, now, agents.Options{Mailbox: mailbox})
 	ids := make([]string, len(list))
 	for i, m := range list {

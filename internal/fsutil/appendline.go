@@ -178,7 +178,9 @@ func (t *Tree) OpenRegular(rel string) (f *os.File, fi fs.FileInfo, err error) {
 }
 
 func (t *Tree) openRegular(rel string) (*os.File, fs.FileInfo, error) {
-	f, err := t.root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	from, in := t.at(rel)
+	f, err := from.OpenFile(in, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	err = withPath(err, rel)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, nil, &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
@@ -201,7 +203,7 @@ func (t *Tree) checkRegular(f *os.File, rel string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	li, err := t.root.Lstat(rel)
+	li, err := t.Lstat(rel)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ type Folder struct {
 
 // OpenFolder opens folder rel of the tree.
 func (t *Tree) OpenFolder(rel string) (*Folder, error) {
-	d, err := openDir(t.root, rel)
+	d, err := t.openDir(rel)
 	if err != nil {
 		return nil, err
 	}

@@ -53,6 +53,9 @@ type Tree struct {
 	// fs is the filesystem the tree is on, looked up once when first
 	// needed (nil: treated as a local one).
 	fs *fsOnce
+	// folders keeps top-level folders open for a reading pass (Folders);
+	// nil resolves every path from root.
+	folders *folderCache
 }
 
 // fsOnce holds the result of one FSOf, shared by a tree's views.
@@ -145,9 +148,10 @@ func retryRaced(op func() error) error {
 // files of one folder through it (ReadRegular of bare names) skips walking
 // the path from the root for every file. Close it when done.
 func (t *Tree) Sub(rel string) (*Tree, error) {
-	r, err := openRoot(t.root, rel)
+	from, in := t.at(rel)
+	r, err := openRoot(from, in)
 	if err != nil {
-		return nil, err
+		return nil, withPath(err, rel)
 	}
 	return &Tree{base: filepath.Join(t.base, filepath.FromSlash(rel)), root: r, fs: t.fs, clock: t.clock}, nil
 }
@@ -175,15 +179,23 @@ func (t *Tree) MkdirAll(rel string) error {
 
 // IsDir reports whether rel is a directory (symlinks followed within the tree).
 func (t *Tree) IsDir(rel string) bool {
-	fi, err := t.root.Stat(rel)
+	fi, err := t.Stat(rel)
 	return err == nil && fi.IsDir()
 }
 
 // Stat returns information about rel, following symlinks within the tree.
-func (t *Tree) Stat(rel string) (fs.FileInfo, error) { return t.root.Stat(rel) }
+func (t *Tree) Stat(rel string) (fs.FileInfo, error) {
+	from, in := t.at(rel)
+	fi, err := from.Stat(in)
+	return fi, withPath(err, rel)
+}
 
 // Lstat returns information about rel without following a final symlink.
-func (t *Tree) Lstat(rel string) (fs.FileInfo, error) { return t.root.Lstat(rel) }
+func (t *Tree) Lstat(rel string) (fs.FileInfo, error) {
+	from, in := t.at(rel)
+	fi, err := from.Lstat(in)
+	return fi, withPath(err, rel)
+}
 
 // Chmod sets the permission bits of rel (an installed git hook must be
 // executable).
@@ -209,7 +221,7 @@ func (t *Tree) Chtimes(rel string, fi fs.FileInfo) error {
 // ReadDirNames lists the names in folder rel, unsorted. A missing folder
 // gives fs.ErrNotExist.
 func (t *Tree) ReadDirNames(rel string) ([]string, error) {
-	f, err := openDir(t.root, rel)
+	f, err := t.openDir(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +232,7 @@ func (t *Tree) ReadDirNames(rel string) ([]string, error) {
 // ReadDir lists the entries of folder rel, unsorted. Types come from the
 // folder listing itself; Info stats the entry inside the tree.
 func (t *Tree) ReadDir(rel string) ([]fs.DirEntry, error) {
-	f, err := openDir(t.root, rel)
+	f, err := t.openDir(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +264,7 @@ type rootEntry struct {
 	rel string
 }
 
-func (e rootEntry) Info() (fs.FileInfo, error) { return e.t.root.Lstat(e.rel) }
+func (e rootEntry) Info() (fs.FileInfo, error) { return e.t.Lstat(e.rel) }
 
 // dupFile returns a close-on-exec duplicate of f as a plain *os.File, or
 // nil when that fails.
@@ -417,6 +429,12 @@ func split(rel string) (dir, name string) {
 // openDir opens folder rel of r for listing or syncing. O_DIRECTORY
 // refuses anything else at once: a plain open of a FIFO planted where a
 // folder should be would block until a writer came.
+func (t *Tree) openDir(rel string) (*os.File, error) {
+	from, in := t.at(rel)
+	f, err := openDir(from, in)
+	return f, withPath(err, rel)
+}
+
 func openDir(r *os.Root, rel string) (*os.File, error) {
 	return r.OpenFile(rel, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 }
