@@ -276,6 +276,15 @@ func (w *arrivalWatch) note(a arrival, ws *arrivalWatches) {
 	}
 }
 
+// pullWholeNext makes the next report bring a whole pull, without
+// waking serve now.
+func (w *arrivalWatch) pullWholeNext() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.all = true
+	clear(w.pending)
+}
+
 // take returns and clears what the peer reported since the last take.
 func (w *arrivalWatch) take() (got []arrival, all bool) {
 	w.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -213,7 +214,8 @@ func TestBackoffDoublesAndResets(t *testing.T) {
 }
 
 // serve's watch filter wakes on what st writes here and not on what
-// rsync writes.
+// rsync writes, and notes the messages st delivered, for serve to copy
+// at once; the rest waits for the round.
 func TestLocalChangeTellsRsyncApart(t *testing.T) {
 	ev := func(op fsnotify.Op, name string) fsnotify.Event { return fsnotify.Event{Name: name, Op: op} }
 	steps := []struct {
@@ -240,10 +242,17 @@ func TestLocalChangeTellsRsyncApart(t *testing.T) {
 		{ev(fsnotify.Rename, "/r/bob/inbox/1714826789999-zzzzzz.md"), false},
 		{ev(fsnotify.Create, "/r/bob/archive/1714826789999-zzzzzz.md"), true},
 	}
-	wakes := localChange()
+	changes := newLocalChanges("/r")
 	for i, s := range steps {
-		if got := wakes(s.ev); got != s.wake {
+		if got := changes.wakes(s.ev); got != s.wake {
 			t.Errorf("step %d %v: wake %v, want %v", i, s.ev, got, s.wake)
 		}
+	}
+	want := []string{"bob/inbox/1714826789999-zzzzzz.md"}
+	if got := changes.take(); !slices.Equal(got, want) {
+		t.Errorf("messages noted: %q, want %q", got, want)
+	}
+	if got := changes.take(); len(got) != 0 {
+		t.Errorf("take did not clear: %q", got)
 	}
 }

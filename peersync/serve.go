@@ -3,16 +3,21 @@ package peersync
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/message"
 	"github.com/smalltalk-go/st/watch"
 )
 
@@ -42,18 +47,23 @@ const (
 )
 
 // Serve syncs with every peer of peers.yaml until ctx ends: a full round
-// (o.Verb, as --all) every interval with jitter, and a push as soon as a
-// local change settles (a message delivered, a status or context
-// written), so a message reaches a peer in about a second rather than a
-// whole interval later. A failing peer is retried after an interval that
+// (o.Verb, as --all) every interval with jitter, and, unless it only
+// pulls, each message delivered here copied to every peer by name as
+// soon as it settles (copyMessages), so a message reaches a peer in
+// well under a second rather than a whole interval later. Every other
+// local change (a status, a context, an archive move, an event log
+// line) travels with the next round: those come in bursts, and pushing
+// each at once kept a busy host's transfers queued behind one another,
+// messages among them. A failing peer is retried after an interval that
 // doubles with each failure (up to maxBackoff) while the others go on.
 // peers.yaml is read again every round. It returns nil when ctx ends.
 //
-// Local changes are seen through fsnotify on the root, every agent
-// folder and its inbox/, archive/ and context/ (agents that appear are
-// added); the rounds are the backstop for anything the watch misses.
-// What rsync writes (a peer's push, this host's own pull) does not wake
-// it (localChange), so a mesh does not echo every message back out.
+// Messages are seen through fsnotify on the root, every agent folder
+// and its inbox/, archive/ and context/ (agents that appear are added,
+// with the messages already in their inbox); the rounds are the
+// backstop for anything the watch misses. What rsync writes (a peer's
+// push, this host's own pull) is not a local change (localChanges), so
+// a mesh does not echo every message back out.
 func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 	if o.Interval <= 0 {
 		o.Interval = DefaultServeInterval
@@ -79,9 +89,10 @@ func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 		ss.RSH = mux.client(s.RSH)
 	}
 
-	w := watch.NewFiltered(0, localChange())
+	changes := newLocalChanges(s.Root)
+	w := watch.NewFiltered(0, changes.wakes)
 	defer func() { _ = w.Close() }() // stopping to watch: nothing left to report to
-	ss.watchRoot(w)
+	ss.watchRoot(w, changes)
 
 	round := time.NewTimer(0) // a first round at once
 	defer round.Stop()
@@ -91,14 +102,14 @@ func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 		case <-ctx.Done():
 			return nil
 		case <-w.Wake():
-			ss.watchRoot(w)
+			ss.watchRoot(w, changes)
 			if settle == nil {
 				settle = time.After(o.Settle)
 			}
 		case <-settle:
 			settle = nil
-			if o.Verb != "pull" {
-				ss.serveRound(ctx, "push", b, arrivals)
+			if rels := changes.take(); len(rels) > 0 && o.Verb != "pull" {
+				ss.pushMessages(ctx, rels, b)
 			}
 		case <-arrived:
 			ss.pullArrivals(ctx, arrivals, b)
@@ -128,22 +139,35 @@ func (s *Syncer) serveRound(ctx context.Context, verb string, b *backoff, arriva
 	if arrivals != nil {
 		arrivals.update(ctx, s.ConfigDir, peers)
 	}
-	now := time.Now()
-	var due []Peer
-	for _, p := range peers {
-		if b.due(p.Name, now) {
-			due = append(due, p)
-		}
+	s.runPeers(ctx, verb, b.dueOf(peers, time.Now()), b)
+}
+
+// pushMessages copies the messages delivered here (root-relative paths)
+// to every peer not backing off.
+func (s *Syncer) pushMessages(ctx context.Context, rels []string, b *backoff) {
+	peers, err := readPeers(s.ConfigDir)
+	if err == nil {
+		err = s.checkSpecs(peers)
 	}
-	s.runPeers(ctx, verb, due, b)
+	if err != nil {
+		fmt.Fprintf(s.Log, "# sync serve: %v\n", err)
+		return
+	}
+	due := b.dueOf(peers, time.Now())
+	s.runEach(ctx, due, b, func(ps *Syncer, i int) bool { return ps.copyMessages("push", due[i], rels) })
 }
 
 // runPeers runs verb against peers and records who failed.
 func (s *Syncer) runPeers(ctx context.Context, verb string, due []Peer, b *backoff) {
+	s.runEach(ctx, due, b, func(ps *Syncer, i int) bool { return ps.onePeer(verb, due[i]) })
+}
+
+// runEach runs run for each peer (fanoutEach) and records who failed.
+func (s *Syncer) runEach(ctx context.Context, due []Peer, b *backoff, run func(ps *Syncer, i int) (failed bool)) {
 	if len(due) == 0 {
 		return
 	}
-	failed := s.fanout(verb, due, true)
+	failed := s.fanoutEach(due, true, run)
 	if ctx.Err() != nil {
 		return // stopping: the failures are the stop's
 	}
@@ -159,8 +183,12 @@ func (s *Syncer) runPeers(ctx context.Context, verb string, due []Peer, b *backo
 
 // watchRoot watches the root, its agent folders and their inbox/ and
 // context/ (Watch skips what it already watches and what is missing).
-func (s *Syncer) watchRoot(w *watch.Watcher) {
+// The messages in an inbox watched for the first time since serve
+// started (a message to an agent new here made the folder) are noted
+// as local changes: they may have been delivered before the watch.
+func (s *Syncer) watchRoot(w *watch.Watcher, changes *localChanges) {
 	dirs := []string{s.Root}
+	var fresh []string
 	entries, _ := os.ReadDir(s.Root)
 	for _, e := range entries {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
@@ -168,40 +196,95 @@ func (s *Syncer) watchRoot(w *watch.Watcher) {
 		}
 		a := filepath.Join(s.Root, e.Name())
 		dirs = append(dirs, a, filepath.Join(a, "inbox"), filepath.Join(a, "archive"), filepath.Join(a, "context"), filepath.Join(a, "context", "decisions"))
+		if !changes.inboxes[e.Name()] {
+			fresh = append(fresh, e.Name())
+		}
 	}
 	w.Watch(dirs...)
+	first := changes.inboxes == nil
+	if first {
+		changes.inboxes = map[string]bool{}
+	}
+	for _, agent := range fresh {
+		names, err := os.ReadDir(filepath.Join(s.Root, agent, "inbox"))
+		if err != nil {
+			continue // no inbox yet: looked at again on the next wake
+		}
+		changes.inboxes[agent] = true
+		if first {
+			continue // what was there before serve: the first round's
+		}
+		for _, n := range names {
+			if message.IsCanonical(n.Name()) {
+				changes.note(agent + "/inbox/" + n.Name())
+			}
+		}
+	}
 }
 
-// localChange is serve's watch filter: it tells a change made on this
-// host from one rsync made. rsync writes each file as ".<name>.XXXXXX"
-// and renames it to <name>; st writes in place or through temp files
-// named otherwise (".st-*.tmp", ".<name><digits>"). So events on rsync
-// temp files, and the arrival of the name one was renamed to, are
-// rsync's; removals and renames away (sweeps, the inbox side of an
-// archive move, whose archive side does wake) and attribute changes
-// (rsync setting times) need no push either.
-func localChange() func(fsnotify.Event) bool {
-	incoming := map[string]bool{}
-	return func(ev fsnotify.Event) bool {
-		dir, base := filepath.Split(ev.Name)
-		if name, ok := rsyncTempOf(base); ok {
-			if ev.Has(fsnotify.Rename) {
-				if len(incoming) > 10000 {
-					clear(incoming) // renames whose arrival was never seen
-				}
-				incoming[filepath.Join(dir, name)] = true
+// localChanges is serve's watch filter and what it noted: it tells a
+// change made on this host from one rsync made, and keeps the messages
+// delivered here for serve to copy at once. rsync writes each file as
+// ".<name>.XXXXXX" and renames it to <name>; st writes in place or
+// through temp files named otherwise (".st-*.tmp", ".<name><digits>").
+// So events on rsync temp files, and the arrival of the name one was
+// renamed to, are rsync's; removals and renames away (sweeps, the inbox
+// side of an archive move, whose archive side does wake) and attribute
+// changes (rsync setting times) are no local change either.
+type localChanges struct {
+	root     string
+	incoming map[string]bool // the watch's goroutine only
+	inboxes  map[string]bool // agents whose inbox is watched; serve's loop only
+
+	mu       sync.Mutex
+	messages map[string]bool // root-relative "<agent>/inbox/<name>"
+}
+
+func newLocalChanges(root string) *localChanges {
+	return &localChanges{root: root, incoming: map[string]bool{}, messages: map[string]bool{}}
+}
+
+// wakes is the watch filter: it reports whether ev is a local change,
+// and notes a message delivered here.
+func (c *localChanges) wakes(ev fsnotify.Event) bool {
+	dir, base := filepath.Split(ev.Name)
+	if name, ok := rsyncTempOf(base); ok {
+		if ev.Has(fsnotify.Rename) {
+			if len(c.incoming) > 10000 {
+				clear(c.incoming) // renames whose arrival was never seen
 			}
-			return false
+			c.incoming[filepath.Join(dir, name)] = true
 		}
-		if !ev.Has(fsnotify.Create) && !ev.Has(fsnotify.Write) {
-			return false
-		}
-		if incoming[ev.Name] {
-			delete(incoming, ev.Name)
-			return false
-		}
-		return true
+		return false
 	}
+	if !ev.Has(fsnotify.Create) && !ev.Has(fsnotify.Write) {
+		return false
+	}
+	if c.incoming[ev.Name] {
+		delete(c.incoming, ev.Name)
+		return false
+	}
+	if rel, err := filepath.Rel(c.root, ev.Name); err == nil && message.IsCanonical(base) {
+		if agent, in, ok := strings.Cut(filepath.ToSlash(filepath.Dir(rel)), "/"); ok && in == "inbox" && layout.ValidAgent(agent) {
+			c.note(filepath.ToSlash(rel))
+		}
+	}
+	return true
+}
+
+func (c *localChanges) note(rel string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.messages[rel] = true
+}
+
+// take returns the messages noted since the last take, sorted.
+func (c *localChanges) take() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := slices.Sorted(maps.Keys(c.messages))
+	clear(c.messages)
+	return out
 }
 
 // rsyncTempOf returns the name an rsync temp file ".<name>.XXXXXX" is
@@ -228,6 +311,17 @@ type backoff struct {
 type peerState struct {
 	failures int
 	next     time.Time
+}
+
+// dueOf returns the peers not backing off.
+func (b *backoff) dueOf(peers []Peer, now time.Time) []Peer {
+	var due []Peer
+	for _, p := range peers {
+		if b.due(p.Name, now) {
+			due = append(due, p)
+		}
+	}
+	return due
 }
 
 func (b *backoff) due(name string, now time.Time) bool {
