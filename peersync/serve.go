@@ -76,20 +76,28 @@ func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 	}
 	ss := *s
 	ss.Ctx = ctx
-	ss.Log = &lockedWriter{w: s.Log} // the arrival watches write to it too
+	// The arrival watches and the message lane write to them too.
+	ss.Log = &lockedWriter{w: s.Log}
+	if s.Stdout != nil {
+		ss.Stdout = &lockedWriter{w: s.Stdout}
+	}
 	b := &backoff{interval: o.Interval, state: map[string]*peerState{}}
-	var arrivals *arrivalWatches
-	var arrived <-chan struct{}
+	changes := newLocalChanges(s.Root)
+	lane := &messageLane{changes: changes, copy: make(chan struct{}, 1), whole: &peerQueue{wake: make(chan struct{}, 1)}, push: o.Verb != "pull"}
 	if o.Watch != "" && o.Verb != "push" {
 		mux := newSSHMux(s.RSH)
 		defer mux.close()
-		arrivals = ss.newArrivalWatches(o.Watch, mux.master(s.RSH))
-		defer arrivals.close()
-		arrived = arrivals.wake
+		lane.arrivals = ss.newArrivalWatches(o.Watch, mux.master(s.RSH))
+		defer lane.arrivals.close()
 		ss.RSH = mux.client(s.RSH)
 	}
+	laneDone := make(chan struct{})
+	go func() {
+		defer close(laneDone)
+		ss.runLane(ctx, lane, b)
+	}()
+	defer func() { <-laneDone }() // ctx has ended: so does the lane
 
-	changes := newLocalChanges(s.Root)
 	w := watch.NewFiltered(0, changes.wakes)
 	defer func() { _ = w.Close() }() // stopping to watch: nothing left to report to
 	ss.watchRoot(w, changes)
@@ -108,18 +116,84 @@ func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 			}
 		case <-settle:
 			settle = nil
-			if rels := changes.take(); len(rels) > 0 && o.Verb != "pull" {
-				ss.pushMessages(ctx, rels, b)
-			}
-		case <-arrived:
-			ss.pullArrivals(ctx, arrivals, b)
+			wake(lane.copy)
+		case <-lane.whole.wake:
+			ss.runPeers(ctx, "pull", lane.whole.take(), b)
 		case <-round.C:
 			// Rounds start an interval apart, however long each takes
 			// (a round longer than the interval is followed at once).
 			start := time.Now()
-			ss.serveRound(ctx, o.Verb, b, arrivals)
+			ss.serveRound(ctx, o.Verb, b, lane.arrivals)
 			round.Reset(max(0, jitter(o.Interval)-time.Since(start)))
 		}
+	}
+}
+
+// messageLane moves single messages beside serve's loop, so that a
+// message never waits for a round (a whole push and pull, seconds on a
+// busy host) to end: it copies the messages delivered here to the peers
+// (copy wakes it) and pulls by name those the arrival watches report
+// (nil: none). Copies by name touch only inbox files that are written
+// once, with --ignore-existing, so they can overlap a round; a whole
+// pull cannot (two would share the copies a pull puts aside for
+// settle), so the peers whose watch asks for one go to whole, which
+// serve's loop runs between rounds.
+type messageLane struct {
+	changes  *localChanges
+	arrivals *arrivalWatches
+	copy     chan struct{}
+	whole    *peerQueue
+	push     bool // serve pushes: copy the messages delivered here
+}
+
+func (s *Syncer) runLane(ctx context.Context, l *messageLane, b *backoff) {
+	var arrived <-chan struct{}
+	if l.arrivals != nil {
+		arrived = l.arrivals.wake
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-l.copy:
+			if rels := l.changes.take(); len(rels) > 0 && l.push {
+				s.pushMessages(ctx, rels, b)
+			}
+		case <-arrived:
+			s.pullArrivals(ctx, l.arrivals, b, l.whole)
+		}
+	}
+}
+
+// peerQueue is the peers waiting for a whole pull, each once.
+type peerQueue struct {
+	mu    sync.Mutex
+	peers []Peer
+	wake  chan struct{}
+}
+
+func (q *peerQueue) add(p Peer) {
+	q.mu.Lock()
+	if !slices.Contains(q.peers, p) {
+		q.peers = append(q.peers, p)
+	}
+	q.mu.Unlock()
+	wake(q.wake)
+}
+
+func (q *peerQueue) take() []Peer {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := q.peers
+	q.peers = nil
+	return out
+}
+
+// wake wakes whoever waits on c, once however often it is called.
+func wake(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
 	}
 }
 
@@ -302,9 +376,11 @@ func rsyncTempOf(base string) (string, bool) {
 	return base[1 : n-7], true
 }
 
-// backoff tracks each peer's consecutive failures and when it is due.
+// backoff tracks each peer's consecutive failures and when it is due;
+// serve's loop and its message lane share it.
 type backoff struct {
 	interval time.Duration
+	mu       sync.Mutex
 	state    map[string]*peerState
 }
 
@@ -325,6 +401,8 @@ func (b *backoff) dueOf(peers []Peer, now time.Time) []Peer {
 }
 
 func (b *backoff) due(name string, now time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	st := b.state[name]
 	return st == nil || !now.Before(st.next)
 }
@@ -332,6 +410,8 @@ func (b *backoff) due(name string, now time.Time) bool {
 // fail records a failure and returns how long the peer now waits: the
 // interval doubled per consecutive failure, capped, with jitter.
 func (b *backoff) fail(name string, now time.Time) time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	st := b.state[name]
 	if st == nil {
 		st = &peerState{}
@@ -353,6 +433,8 @@ func (b *backoff) fail(name string, now time.Time) time.Duration {
 
 // ok records a success; it reports whether the peer had been failing.
 func (b *backoff) ok(name string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	_, was := b.state[name]
 	delete(b.state, name)
 	return was
