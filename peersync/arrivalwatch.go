@@ -46,7 +46,7 @@ type arrivalWatches struct {
 	log     io.Writer // serve's log (locked: every watch writes to it)
 	wake    chan struct{}
 
-	mu     sync.Mutex               // serve's loop updates, its message lane reads
+	mu     sync.Mutex               // serve's loop updates, its receiving lane reads
 	byPeer map[string]*arrivalWatch // by peers.yaml name and resolved target
 }
 

@@ -76,91 +76,90 @@ func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 	}
 	ss := *s
 	ss.Ctx = ctx
-	// The arrival watches and the message lane write to them too.
+	// The arrival watches and the message lanes write to them too.
 	ss.Log = &lockedWriter{w: s.Log}
 	if s.Stdout != nil {
 		ss.Stdout = &lockedWriter{w: s.Stdout}
 	}
 	b := &backoff{interval: o.Interval, state: map[string]*peerState{}}
-	changes := newLocalChanges(s.Root)
-	lane := &messageLane{changes: changes, copy: make(chan struct{}, 1), whole: &peerQueue{wake: make(chan struct{}, 1)}, push: o.Verb != "pull"}
+	var lanes sync.WaitGroup
+	var arrivals *arrivalWatches
+	whole := &peerQueue{wake: make(chan struct{}, 1)}
 	if o.Watch != "" && o.Verb != "push" {
 		mux := newSSHMux(s.RSH)
 		defer mux.close()
-		lane.arrivals = ss.newArrivalWatches(o.Watch, mux.master(s.RSH))
-		defer lane.arrivals.close()
+		arrivals = ss.newArrivalWatches(o.Watch, mux.master(s.RSH))
+		defer arrivals.close()
 		ss.RSH = mux.client(s.RSH)
+		lanes.Go(func() { ss.receiveMessages(ctx, arrivals, b, whole) })
 	}
-	laneDone := make(chan struct{})
-	go func() {
-		defer close(laneDone)
-		ss.runLane(ctx, lane, b)
-	}()
-	defer func() { <-laneDone }() // ctx has ended: so does the lane
-
-	w := watch.NewFiltered(0, changes.wakes)
-	defer func() { _ = w.Close() }() // stopping to watch: nothing left to report to
-	ss.watchRoot(w, changes)
+	lanes.Go(func() { ss.sendMessages(ctx, o, b) })
+	defer lanes.Wait() // ctx has ended: so do the lanes, before the watches close
 
 	round := time.NewTimer(0) // a first round at once
 	defer round.Stop()
-	var settle <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-w.Wake():
-			ss.watchRoot(w, changes)
-			if settle == nil {
-				settle = time.After(o.Settle)
-			}
-		case <-settle:
-			settle = nil
-			wake(lane.copy)
-		case <-lane.whole.wake:
-			ss.runPeers(ctx, "pull", lane.whole.take(), b)
+		case <-whole.wake:
+			ss.runPeers(ctx, "pull", whole.take(), b)
 		case <-round.C:
 			// Rounds start an interval apart, however long each takes
 			// (a round longer than the interval is followed at once).
 			start := time.Now()
-			ss.serveRound(ctx, o.Verb, b, lane.arrivals)
+			ss.serveRound(ctx, o.Verb, b, arrivals)
 			round.Reset(max(0, jitter(o.Interval)-time.Since(start)))
 		}
 	}
 }
 
-// messageLane moves single messages beside serve's loop, so that a
+// Serve's message lanes move single messages beside its loop, so that a
 // message never waits for a round (a whole push and pull, seconds on a
-// busy host) to end: it copies the messages delivered here to the peers
-// (copy wakes it) and pulls by name those the arrival watches report
-// (nil: none). Copies by name touch only inbox files that are written
-// once, with --ignore-existing, so they can overlap a round; a whole
-// pull cannot (two would share the copies a pull puts aside for
-// settle), so the peers whose watch asks for one go to whole, which
-// serve's loop runs between rounds.
-type messageLane struct {
-	changes  *localChanges
-	arrivals *arrivalWatches
-	copy     chan struct{}
-	whole    *peerQueue
-	push     bool // serve pushes: copy the messages delivered here
-}
+// busy host) to end, nor for a message going the other way: one copies
+// the messages delivered here to the peers (sendMessages), the other
+// pulls those the arrival watches report (receiveMessages). Copies by
+// name touch only inbox files, which are written once, with
+// --ignore-existing, so they can overlap a round; a whole pull cannot
+// (two would share the copies a pull puts aside for settle), so the
+// peers whose watch asks for one go to whole, which serve's loop runs
+// between rounds.
 
-func (s *Syncer) runLane(ctx context.Context, l *messageLane, b *backoff) {
-	var arrived <-chan struct{}
-	if l.arrivals != nil {
-		arrived = l.arrivals.wake
-	}
+// sendMessages watches the root for local changes and, unless serve
+// only pulls, copies each message delivered here to the peers once it
+// has settled.
+func (s *Syncer) sendMessages(ctx context.Context, o ServeOptions, b *backoff) {
+	changes := newLocalChanges(s.Root)
+	w := watch.NewFiltered(0, changes.wakes)
+	defer func() { _ = w.Close() }() // stopping to watch: nothing left to report to
+	s.watchRoot(w, changes)
+	var settle <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-l.copy:
-			if rels := l.changes.take(); len(rels) > 0 && l.push {
+		case <-w.Wake():
+			s.watchRoot(w, changes)
+			if settle == nil {
+				settle = time.After(o.Settle)
+			}
+		case <-settle:
+			settle = nil
+			if rels := changes.take(); len(rels) > 0 && o.Verb != "pull" {
 				s.pushMessages(ctx, rels, b)
 			}
-		case <-arrived:
-			s.pullArrivals(ctx, l.arrivals, b, l.whole)
+		}
+	}
+}
+
+// receiveMessages pulls what the arrival watches report, until ctx ends.
+func (s *Syncer) receiveMessages(ctx context.Context, arrivals *arrivalWatches, b *backoff, whole *peerQueue) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-arrivals.wake:
+			s.pullArrivals(ctx, arrivals, b, whole)
 		}
 	}
 }
@@ -377,7 +376,7 @@ func rsyncTempOf(base string) (string, bool) {
 }
 
 // backoff tracks each peer's consecutive failures and when it is due;
-// serve's loop and its message lane share it.
+// serve's loop and its message lanes share it.
 type backoff struct {
 	interval time.Duration
 	mu       sync.Mutex
