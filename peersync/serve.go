@@ -59,9 +59,9 @@ const (
 // peers.yaml is read again every round. It returns nil when ctx ends.
 //
 // Messages are seen through fsnotify on the root, every agent folder
-// and its inbox/, archive/ and context/ (agents that appear are added,
-// with the messages already in their inbox); the rounds are the
-// backstop for anything the watch misses. What rsync writes (a peer's
+// and its inbox/ (agents that appear are added, with the messages
+// already in their inbox); the rounds are the backstop for anything the
+// watch misses. What rsync writes (a peer's
 // push, this host's own pull) is not a local change (localChanges), so
 // a mesh does not echo every message back out.
 func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
@@ -254,8 +254,8 @@ func (s *Syncer) runEach(ctx context.Context, due []Peer, b *backoff, run func(p
 	}
 }
 
-// watchRoot watches the root, its agent folders and their inbox/ and
-// context/ (Watch skips what it already watches and what is missing).
+// watchRoot watches the root, its agent folders and their inbox/ (Watch
+// skips what it already watches and what is missing).
 // The messages in an inbox watched for the first time since serve
 // started (a message to an agent new here made the folder) are noted
 // as local changes: they may have been delivered before the watch.
@@ -268,7 +268,7 @@ func (s *Syncer) watchRoot(w *watch.Watcher, changes *localChanges) {
 			continue
 		}
 		a := filepath.Join(s.Root, e.Name())
-		dirs = append(dirs, a, filepath.Join(a, "inbox"), filepath.Join(a, "archive"), filepath.Join(a, "context"), filepath.Join(a, "context", "decisions"))
+		dirs = append(dirs, a, filepath.Join(a, "inbox"))
 		if !changes.inboxes[e.Name()] {
 			fresh = append(fresh, e.Name())
 		}
@@ -295,15 +295,15 @@ func (s *Syncer) watchRoot(w *watch.Watcher, changes *localChanges) {
 	}
 }
 
-// localChanges is serve's watch filter and what it noted: it tells a
-// change made on this host from one rsync made, and keeps the messages
-// delivered here for serve to copy at once. rsync writes each file as
-// ".<name>.XXXXXX" and renames it to <name>; st writes in place or
-// through temp files named otherwise (".st-*.tmp", ".<name><digits>").
-// So events on rsync temp files, and the arrival of the name one was
-// renamed to, are rsync's; removals and renames away (sweeps, the inbox
-// side of an archive move, whose archive side does wake) and attribute
-// changes (rsync setting times) are no local change either.
+// localChanges is serve's watch filter and what it noted: the messages
+// delivered here, for serve to copy at once, told apart from those
+// rsync brought. rsync writes each file as ".<name>.XXXXXX" and renames
+// it to <name>; st links a message to its name from a temp file named
+// otherwise (".st-*.tmp"). So the arrival of the name an rsync temp
+// file was renamed to is rsync's; removals and renames away (sweeps,
+// archive moves) and attribute changes are no delivery. It also wakes
+// serve for a folder created in the root or an agent folder (a new
+// agent, its inbox), to watch it.
 type localChanges struct {
 	root     string
 	incoming map[string]bool // the watch's goroutine only
@@ -317,8 +317,8 @@ func newLocalChanges(root string) *localChanges {
 	return &localChanges{root: root, incoming: map[string]bool{}, messages: map[string]bool{}}
 }
 
-// wakes is the watch filter: it reports whether ev is a local change,
-// and notes a message delivered here.
+// wakes is the watch filter: it notes a message delivered here and
+// reports whether serve has anything to do.
 func (c *localChanges) wakes(ev fsnotify.Event) bool {
 	dir, base := filepath.Split(ev.Name)
 	if name, ok := rsyncTempOf(base); ok {
@@ -337,12 +337,18 @@ func (c *localChanges) wakes(ev fsnotify.Event) bool {
 		delete(c.incoming, ev.Name)
 		return false
 	}
-	if rel, err := filepath.Rel(c.root, ev.Name); err == nil && message.IsCanonical(base) {
-		if agent, in, ok := strings.Cut(filepath.ToSlash(filepath.Dir(rel)), "/"); ok && in == "inbox" && layout.ValidAgent(agent) {
-			c.note(filepath.ToSlash(rel))
-		}
+	rel, err := filepath.Rel(c.root, ev.Name)
+	if err != nil {
+		return false
 	}
-	return true
+	switch parts := strings.Split(filepath.ToSlash(rel), "/"); {
+	case len(parts) == 1, len(parts) == 2 && parts[1] == "inbox":
+		return !strings.HasPrefix(parts[0], ".") // a new agent folder or inbox, to watch
+	case len(parts) == 3 && parts[1] == "inbox" && layout.ValidAgent(parts[0]) && message.IsCanonical(base):
+		c.note(filepath.ToSlash(rel))
+		return true
+	}
+	return false
 }
 
 func (c *localChanges) note(rel string) {
