@@ -25,8 +25,9 @@ import (
 type ServeOptions struct {
 	Verb     string        // "" push and pull, "push" or "pull", as --all
 	Interval time.Duration // between full rounds, before jitter
-	// Settle gathers a burst of local changes (a message and its
-	// folder's fsync, a context write) into one push.
+	// Settle gathers a burst of messages delivered here (one sent to
+	// several agents) into one copy. A message is whole once it has its
+	// name (st links it from a finished temp file), so it is short.
 	Settle time.Duration
 	// Watch is the st command that serve runs on each ssh peer it pulls
 	// from, over one long-lived connection, to hear of the messages that
@@ -41,7 +42,7 @@ type ServeOptions struct {
 // cap keeps a dead peer tried every few minutes, not every round.
 const (
 	DefaultServeInterval = 5 * time.Second
-	DefaultServeSettle   = 200 * time.Millisecond
+	DefaultServeSettle   = 50 * time.Millisecond
 	serveJitter          = 0.2 // ± this fraction of the interval
 	maxBackoff           = 5 * time.Minute
 )
