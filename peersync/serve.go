@@ -94,7 +94,9 @@ func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 		ss.RSH = mux.client(s.RSH)
 		lanes.Go(func() { ss.receiveMessages(ctx, arrivals, b, whole) })
 	}
-	lanes.Go(func() { ss.sendMessages(ctx, o, b) })
+	if o.Verb != "pull" {
+		lanes.Go(func() { ss.sendMessages(ctx, o.Settle, b) })
+	}
 	defer lanes.Wait() // ctx has ended: so do the lanes, before the watches close
 
 	round := time.NewTimer(0) // a first round at once
@@ -126,10 +128,9 @@ func (s *Syncer) Serve(ctx context.Context, o ServeOptions) error {
 // peers whose watch asks for one go to whole, which serve's loop runs
 // between rounds.
 
-// sendMessages watches the root for local changes and, unless serve
-// only pulls, copies each message delivered here to the peers once it
-// has settled.
-func (s *Syncer) sendMessages(ctx context.Context, o ServeOptions, b *backoff) {
+// sendMessages watches the root for the messages delivered here and
+// copies them to the peers once they have settled.
+func (s *Syncer) sendMessages(ctx context.Context, settleFor time.Duration, b *backoff) {
 	changes := newLocalChanges(s.Root)
 	w := watch.NewFiltered(0, changes.wakes)
 	defer func() { _ = w.Close() }() // stopping to watch: nothing left to report to
@@ -142,11 +143,11 @@ func (s *Syncer) sendMessages(ctx context.Context, o ServeOptions, b *backoff) {
 		case <-w.Wake():
 			s.watchRoot(w, changes)
 			if settle == nil {
-				settle = time.After(o.Settle)
+				settle = time.After(settleFor)
 			}
 		case <-settle:
 			settle = nil
-			if rels := changes.take(); len(rels) > 0 && o.Verb != "pull" {
+			if rels := changes.take(); len(rels) > 0 {
 				s.pushMessages(ctx, rels, b)
 			}
 		}
@@ -308,7 +309,7 @@ func (s *Syncer) watchRoot(w *watch.Watcher, changes *localChanges) {
 type localChanges struct {
 	root     string
 	incoming map[string]bool // the watch's goroutine only
-	inboxes  map[string]bool // agents whose inbox is watched; serve's loop only
+	inboxes  map[string]bool // agents whose inbox is watched; sendMessages only
 
 	mu       sync.Mutex
 	messages map[string]bool // root-relative "<agent>/inbox/<name>"
