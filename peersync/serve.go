@@ -203,12 +203,8 @@ func wake(c chan struct{}) {
 // step with peers.yaml. Its errors are in the log: a round never ends
 // serve.
 func (s *Syncer) serveRound(ctx context.Context, verb string, b *backoff, arrivals *arrivalWatches) {
-	peers, err := readPeers(s.ConfigDir)
-	if err == nil {
-		err = s.checkSpecs(peers)
-	}
-	if err != nil {
-		fmt.Fprintf(s.Log, "# sync serve: %v\n", err)
+	peers, ok := s.servePeers()
+	if !ok {
 		return
 	}
 	if arrivals != nil {
@@ -220,16 +216,26 @@ func (s *Syncer) serveRound(ctx context.Context, verb string, b *backoff, arriva
 // pushMessages copies the messages delivered here (root-relative paths)
 // to every peer not backing off.
 func (s *Syncer) pushMessages(ctx context.Context, rels []string, b *backoff) {
+	peers, ok := s.servePeers()
+	if !ok {
+		return
+	}
+	due := b.dueOf(peers, time.Now())
+	s.runEach(ctx, due, b, func(ps *Syncer, i int) bool { return ps.copyMessages("push", due[i], rels) })
+}
+
+// servePeers reads peers.yaml and checks its specs; a failure is logged,
+// as serve goes on.
+func (s *Syncer) servePeers() ([]Peer, bool) {
 	peers, err := readPeers(s.ConfigDir)
 	if err == nil {
 		err = s.checkSpecs(peers)
 	}
 	if err != nil {
 		fmt.Fprintf(s.Log, "# sync serve: %v\n", err)
-		return
+		return nil, false
 	}
-	due := b.dueOf(peers, time.Now())
-	s.runEach(ctx, due, b, func(ps *Syncer, i int) bool { return ps.copyMessages("push", due[i], rels) })
+	return peers, true
 }
 
 // runPeers runs verb against peers and records who failed.
