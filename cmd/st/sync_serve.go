@@ -17,7 +17,7 @@ import (
 // syncGroup is `sync`: "serve" selects the long-running loop, anything
 // else is the hidden default verb (push, pull, sweep, --all).
 type syncGroup struct {
-	Serve syncServeCmd `cmd:"" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S ST_SYNC_REMOTE_ST" help:"sync with every peer in a loop, and copy each message to them at once"`
+	Serve syncServeCmd `cmd:"" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S ST_SYNC_REMOTE_ST" help:"sync with every peer in a loop, and copy each message at once"`
 	Watch syncWatchCmd `cmd:"" hidden:"" reads:"ST_ROOT" help:"report the messages that reach this store, for a peer's sync serve"`
 	Run   syncCmd      `cmd:"" default:"withargs" hidden:"" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S" help:"push or pull the store to and from peers with rsync"`
 }
