@@ -8,23 +8,46 @@ import (
 	"github.com/smalltalk-go/st/internal/fsutil"
 )
 
-// pullArrivals pulls from each watched peer that reported a message
-// this host should have and does not yet; the others' reports are
-// dropped (the rounds bring everything in any case). A peer backing off
-// after a failed transfer is pulled all the same: it has just spoken
-// over its watch, so it is up (a connection dropped mid-pull is the
-// usual failure), and the report is about one message, not a retry
-// loop.
-func (s *Syncer) pullArrivals(ctx context.Context, ws *arrivalWatches, b *backoff) {
-	var due []Peer
+// pullArrivals copies from each watched peer the messages it reported
+// that this host should have and does not yet, by name (copyMessages);
+// the others' reports are dropped (the rounds bring everything in any
+// case). A peer that asked for a whole pull (a new connection, too many
+// reports) is handed to serve's loop (whole), which runs those between
+// its rounds, never beside one. A peer backing off after a failed transfer is
+// pulled all the same: it has just spoken over its watch, so it is up
+// (a connection dropped mid-pull is the usual failure), and the report
+// is about one message, not a retry loop. When a copy by name fails,
+// the peer's next report brings a whole pull, which takes what that
+// copy missed too.
+func (s *Syncer) pullArrivals(ctx context.Context, ws *arrivalWatches, b *backoff, whole *peerQueue) {
+	var some []Peer
+	var lists [][]string
+	var watches []*arrivalWatch
 	wanted := s.wantedArrival()
-	for _, w := range ws.byPeer {
+	for _, w := range ws.watches() {
 		got, all := w.take()
-		if all || slices.ContainsFunc(got, wanted) {
-			due = append(due, w.peer)
+		if all {
+			whole.add(w.peer)
+			continue
+		}
+		var rels []string
+		for _, a := range got {
+			if wanted(a) {
+				rels = append(rels, a.agent+"/inbox/"+a.name)
+			}
+		}
+		if len(rels) > 0 {
+			slices.Sort(rels)
+			some, lists, watches = append(some, w.peer), append(lists, rels), append(watches, w)
 		}
 	}
-	s.runPeers(ctx, "pull", due, b)
+	s.runEach(ctx, some, b, func(ps *Syncer, i int) bool {
+		failed := ps.copyMessages("pull", some[i], lists[i])
+		if failed {
+			watches[i].pullWholeNext()
+		}
+		return failed
+	})
 }
 
 // wantedArrival returns whether a message a peer reported is one to pull

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,7 +45,9 @@ type arrivalWatches struct {
 	rsh     []string  // the remote shell and its options
 	log     io.Writer // serve's log (locked: every watch writes to it)
 	wake    chan struct{}
-	byPeer  map[string]*arrivalWatch // by peers.yaml name and resolved target
+
+	mu     sync.Mutex               // serve's loop updates, its receiving lane reads
+	byPeer map[string]*arrivalWatch // by peers.yaml name and resolved target
 }
 
 // arrivalWatch is one connection, made again whenever it ends.
@@ -77,6 +81,8 @@ func (s *Syncer) newArrivalWatches(command, remoteShell string) *arrivalWatches 
 // update starts a watch for each ssh peer not watched yet and stops the
 // watches of peers no longer listed.
 func (ws *arrivalWatches) update(ctx context.Context, configDir string, peers []Peer) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
 	keep := map[string]bool{}
 	for _, p := range peers {
 		target, err := ResolvePeer(p.Spec, configDir, func(string) error { return nil })
@@ -107,12 +113,20 @@ func (ws *arrivalWatches) update(ctx context.Context, configDir string, peers []
 
 // close stops every watch and waits for them.
 func (ws *arrivalWatches) close() {
-	for _, w := range ws.byPeer {
+	all := ws.watches()
+	for _, w := range all {
 		w.stop()
 	}
-	for _, w := range ws.byPeer {
+	for _, w := range all {
 		<-w.done
 	}
+}
+
+// watches returns the current watches.
+func (ws *arrivalWatches) watches() []*arrivalWatch {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return slices.Collect(maps.Values(ws.byPeer))
 }
 
 // watchState is what a watch last told the log, so it speaks on changes
@@ -270,10 +284,16 @@ func (w *arrivalWatch) note(a arrival, ws *arrivalWatches) {
 		w.pending[a] = true
 	}
 	w.mu.Unlock()
-	select {
-	case ws.wake <- struct{}{}:
-	default:
-	}
+	wake(ws.wake)
+}
+
+// pullWholeNext makes the next report bring a whole pull, without
+// waking serve now.
+func (w *arrivalWatch) pullWholeNext() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.all = true
+	clear(w.pending)
 }
 
 // take returns and clears what the peer reported since the last take.

@@ -53,6 +53,12 @@ func (s *Syncer) checkSpecs(peers []Peer) error {
 // fanout runs verb against peers and reports which failed. quiet keeps
 // the lines of peers that succeeded out of the log (serve).
 func (s *Syncer) fanout(verb string, peers []Peer, quiet bool) (failed []bool) {
+	return s.fanoutEach(peers, quiet, func(ps *Syncer, i int) bool { return ps.onePeer(verb, peers[i]) })
+}
+
+// fanoutEach runs run for each peer, parallelPeers at a time, each with
+// a Syncer of its own (withPeer), and reports which failed.
+func (s *Syncer) fanoutEach(peers []Peer, quiet bool, run func(ps *Syncer, i int) (failed bool)) (failed []bool) {
 	failed = make([]bool, len(peers))
 	logs := make([]bytes.Buffer, len(peers))
 	outs := make([]bytes.Buffer, len(peers))
@@ -67,7 +73,7 @@ func (s *Syncer) fanout(verb string, peers []Peer, quiet bool) (failed []bool) {
 			defer func() { <-slots }()
 			gate.Lock()
 			defer gate.Unlock()
-			failed[i] = s.onePeer(verb, peers[i], &logs[i], &outs[i], gate)
+			failed[i] = s.withPeer(peers[i], &logs[i], &outs[i], gate, func(ps *Syncer) bool { return run(ps, i) })
 		}()
 	}
 	for i := range peers {
@@ -82,9 +88,9 @@ func (s *Syncer) fanout(verb string, peers []Peer, quiet bool) (failed []bool) {
 	return failed
 }
 
-// onePeer syncs one peer under its deadline, writing to its own log and
-// stdout, and reports whether it failed.
-func (s *Syncer) onePeer(verb string, p Peer, log, out *bytes.Buffer, gate *sync.Mutex) (failed bool) {
+// withPeer runs run with a Syncer for peer p: its own log and stdout,
+// and a context that ends at the peer's deadline.
+func (s *Syncer) withPeer(p Peer, log, out *bytes.Buffer, gate *sync.Mutex, run func(ps *Syncer) bool) bool {
 	parent := s.Ctx
 	if parent == nil {
 		parent = context.Background()
@@ -94,34 +100,40 @@ func (s *Syncer) onePeer(verb string, p Peer, log, out *bytes.Buffer, gate *sync
 	ps := *s
 	ps.Log, ps.Stdout, ps.Ctx, ps.gate = log, &lockedWriter{w: out}, ctx, gate
 	ps.Peer = p.Name
+	return run(&ps)
+}
+
+// onePeer syncs one peer (withPeer gives the Syncer its log, stdout and
+// deadline) and reports whether it failed.
+func (s *Syncer) onePeer(verb string, p Peer) (failed bool) {
 	// rsync's stderr already says why; this line says which peer.
 	fail := func(stage string) {
 		failed = true
-		fmt.Fprintf(log, "# peer %s: %s failed\n", p.Name, stage)
+		fmt.Fprintf(s.Log, "# peer %s: %s failed\n", p.Name, stage)
 	}
 	switch verb {
 	case "":
-		fmt.Fprintf(log, "# === peer: %s ===\n", p.Spec)
-		if ps.Push(p.Spec) != nil {
+		fmt.Fprintf(s.Log, "# === peer: %s ===\n", p.Spec)
+		if s.Push(p.Spec) != nil {
 			fail("push")
 		}
-		if ctx.Err() != nil {
+		if s.Ctx.Err() != nil {
 			// The deadline is spent (or the run is stopping): a pull
 			// could not even start.
-			fmt.Fprintf(log, "# peer %s: pull skipped\n", p.Name)
+			fmt.Fprintf(s.Log, "# peer %s: pull skipped\n", p.Name)
 			return true
 		}
-		if ps.Pull(p.Spec) != nil {
+		if s.Pull(p.Spec) != nil {
 			fail("pull")
 		}
 	case "push":
-		fmt.Fprintf(log, "# === push peer: %s ===\n", p.Spec)
-		if ps.Push(p.Spec) != nil {
+		fmt.Fprintf(s.Log, "# === push peer: %s ===\n", p.Spec)
+		if s.Push(p.Spec) != nil {
 			fail("push")
 		}
 	default:
-		fmt.Fprintf(log, "# === pull peer: %s ===\n", p.Spec)
-		if ps.Pull(p.Spec) != nil {
+		fmt.Fprintf(s.Log, "# === pull peer: %s ===\n", p.Spec)
+		if s.Pull(p.Spec) != nil {
 			fail("pull")
 		}
 	}

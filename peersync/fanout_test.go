@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -212,8 +213,9 @@ func TestBackoffDoublesAndResets(t *testing.T) {
 	}
 }
 
-// serve's watch filter wakes on what st writes here and not on what
-// rsync writes.
+// serve's watch filter notes the messages st delivers here, not those
+// rsync brings, and wakes serve for them and for new folders to watch;
+// the rest (state rewrites, archive moves) waits for the round.
 func TestLocalChangeTellsRsyncApart(t *testing.T) {
 	ev := func(op fsnotify.Op, name string) fsnotify.Event { return fsnotify.Event{Name: name, Op: op} }
 	steps := []struct {
@@ -228,22 +230,33 @@ func TestLocalChangeTellsRsyncApart(t *testing.T) {
 		{ev(fsnotify.Create, "/r/bob/inbox/1714826789012-abcdef.md"), false},
 		{ev(fsnotify.Chmod, "/r/bob/inbox"), false},
 		// st delivers one: its temp file, then the link.
-		{ev(fsnotify.Create, "/r/bob/inbox/.st-123456.tmp"), true},
+		{ev(fsnotify.Create, "/r/bob/inbox/.st-123456.tmp"), false},
 		{ev(fsnotify.Create, "/r/bob/inbox/1714826789999-zzzzzz.md"), true},
 		{ev(fsnotify.Remove, "/r/bob/inbox/.st-123456.tmp"), false},
 		// A status rewrite (renameio), a decision appended in place.
-		{ev(fsnotify.Create, "/r/bob/.status4821937"), true},
-		{ev(fsnotify.Create, "/r/bob/status"), true},
-		{ev(fsnotify.Write, "/r/bob/context/decisions/x.md"), true},
-		// A sweep removes a twin; an archive move's inbox side.
+		{ev(fsnotify.Create, "/r/bob/.status4821937"), false},
+		{ev(fsnotify.Create, "/r/bob/status"), false},
+		{ev(fsnotify.Write, "/r/bob/context/decisions/x.md"), false},
+		// A sweep removes a twin; an archive move.
 		{ev(fsnotify.Remove, "/r/bob/inbox/1714826789012-abcdef.md"), false},
 		{ev(fsnotify.Rename, "/r/bob/inbox/1714826789999-zzzzzz.md"), false},
-		{ev(fsnotify.Create, "/r/bob/archive/1714826789999-zzzzzz.md"), true},
+		{ev(fsnotify.Create, "/r/bob/archive/1714826789999-zzzzzz.md"), false},
+		// A new agent and its inbox, to watch.
+		{ev(fsnotify.Create, "/r/carol"), true},
+		{ev(fsnotify.Create, "/r/carol/inbox"), true},
+		{ev(fsnotify.Create, "/r/.st-hosts"), false},
 	}
-	wakes := localChange()
+	changes := newLocalChanges("/r")
 	for i, s := range steps {
-		if got := wakes(s.ev); got != s.wake {
+		if got := changes.wakes(s.ev); got != s.wake {
 			t.Errorf("step %d %v: wake %v, want %v", i, s.ev, got, s.wake)
 		}
+	}
+	want := []string{"bob/inbox/1714826789999-zzzzzz.md"}
+	if got := changes.take(); !slices.Equal(got, want) {
+		t.Errorf("messages noted: %q, want %q", got, want)
+	}
+	if got := changes.take(); len(got) != 0 {
+		t.Errorf("take did not clear: %q", got)
 	}
 }

@@ -67,21 +67,25 @@ type simResult struct {
 	Rewrites, Reverted, Behind int
 	Median, P95, P99           time.Duration
 	Max                        time.Duration
-	Cycles                     int           // host sync cycles run
-	CycleMedian                time.Duration // one host's cycle, sync start to end
-	CycleMax                   time.Duration
-	Overruns                   int           // cycles longer than the interval
-	BytesPerCycle              float64       // rsync bytes sent + received, per host cycle
-	RsyncPerCycle              float64       // rsync runs per host cycle (each: rsync, ssh, sshd, remote rsync)
-	CPUPerCycle                time.Duration // CPU of those processes, both ends, per host cycle
-	RsyncPerHostSecond         float64       // rsync runs per syncing host per second of sending and drain
-	LoadMean, LoadMax          float64       // the machine's 1-minute load average during the run
-	Wall                       time.Duration // the whole run, drain included
+	// HubMedian and HubP95 are, with a hub, how long a message between
+	// two spokes took to reach the hub: the first half of its way.
+	HubMedian, HubP95  time.Duration
+	Cycles             int           // host sync cycles run
+	CycleMedian        time.Duration // one host's cycle, sync start to end
+	CycleMax           time.Duration
+	Overruns           int           // cycles longer than the interval
+	BytesPerCycle      float64       // rsync bytes sent + received, per host cycle
+	RsyncPerCycle      float64       // rsync runs per host cycle (each: rsync, ssh, sshd, remote rsync)
+	CPUPerCycle        time.Duration // CPU of those processes, both ends, per host cycle
+	RsyncPerHostSecond float64       // rsync runs per syncing host per second of sending and drain
+	LoadMean, LoadMax  float64       // the machine's 1-minute load average during the run
+	Wall               time.Duration // the whole run, drain included
 }
 
 func (r simResult) String() string {
-	return fmt.Sprintf("sent %d lost %d doubled %d; %d state rewrites, %d reverted, %d behind at the end; readable after median %v p95 %v p99 %v max %v; %d cycles, cycle median %v max %v, %d over the interval; %.0f rsync bytes, %.1f rsync runs and %v CPU per host cycle; %.2f rsync runs per host per second; load average %.1f (max %.1f), %v in all",
+	return fmt.Sprintf("sent %d lost %d doubled %d; %d state rewrites, %d reverted, %d behind at the end; readable after median %v p95 %v p99 %v max %v (at the hub after median %v p95 %v); %d cycles, cycle median %v max %v, %d over the interval; %.0f rsync bytes, %.1f rsync runs and %v CPU per host cycle; %.2f rsync runs per host per second; load average %.1f (max %.1f), %v in all",
 		r.Sent, r.Lost, r.Doubled, r.Rewrites, r.Reverted, r.Behind, r.Median.Round(time.Millisecond), r.P95.Round(time.Millisecond), r.P99.Round(time.Millisecond), r.Max.Round(time.Millisecond),
+		r.HubMedian.Round(time.Millisecond), r.HubP95.Round(time.Millisecond),
 		r.Cycles, r.CycleMedian.Round(time.Millisecond), r.CycleMax.Round(time.Millisecond), r.Overruns, r.BytesPerCycle, r.RsyncPerCycle, r.CPUPerCycle.Round(time.Millisecond),
 		r.RsyncPerHostSecond, r.LoadMean, r.LoadMax, r.Wall.Round(time.Second))
 }
@@ -196,9 +200,9 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 
 	// Senders: each agent sends to a random agent on another host.
 	type sent struct {
-		to   string
-		host int
-		at   time.Time
+		to         string
+		host, from int
+		at         time.Time
 	}
 	var mu sync.Mutex
 	ledger := map[string]sent{} // name -> where it must arrive
@@ -227,7 +231,7 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 						return
 					}
 					mu.Lock()
-					ledger[name] = sent{to: to, host: h, at: now}
+					ledger[name] = sent{to: to, host: h, from: i, at: now}
 					mu.Unlock()
 				}
 			})
@@ -453,7 +457,13 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 	if r.Behind > 0 {
 		tb.Errorf("%d copies of the agents' state are not the newest", r.Behind)
 	}
-	var lat []time.Duration
+	var lat, hubLat []time.Duration
+	for name, s := range ledger {
+		var st syscall.Stat_t
+		if cfg.Topology == "hub" && s.from != 0 && s.host != 0 && syscall.Stat(filepath.Join(roots[0], s.to, "inbox", name), &st) == nil {
+			hubLat = append(hubLat, max(0, time.Unix(st.Ctim.Sec, st.Ctim.Nsec).Sub(time.UnixMilli(message.Timestamp(name)))))
+		}
+	}
 	for name, s := range ledger {
 		var st syscall.Stat_t
 		if syscall.Stat(filepath.Join(roots[s.host], s.to, "inbox", name), &st) != nil {
@@ -496,6 +506,10 @@ func runFleetSim(tb testing.TB, srv *sshtest.Server, cfg simConfig) simResult {
 	slices.Sort(lat)
 	if len(lat) > 0 {
 		r.Median, r.P95, r.P99, r.Max = lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*95/100)], lat[min(len(lat)-1, len(lat)*99/100)], lat[len(lat)-1]
+	}
+	slices.Sort(hubLat)
+	if len(hubLat) > 0 {
+		r.HubMedian, r.HubP95 = hubLat[len(hubLat)/2], hubLat[min(len(hubLat)-1, len(hubLat)*95/100)]
 	}
 	slices.Sort(cycles)
 	r.Cycles = len(cycles)

@@ -17,7 +17,7 @@ import (
 // syncGroup is `sync`: "serve" selects the long-running loop, anything
 // else is the hidden default verb (push, pull, sweep, --all).
 type syncGroup struct {
-	Serve syncServeCmd `cmd:"" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S ST_SYNC_REMOTE_ST" help:"sync with every peer in a loop, and push each local change at once"`
+	Serve syncServeCmd `cmd:"" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S ST_SYNC_REMOTE_ST" help:"sync with every peer in a loop, and copy each message at once"`
 	Watch syncWatchCmd `cmd:"" hidden:"" reads:"ST_ROOT" help:"report the messages that reach this store, for a peer's sync serve"`
 	Run   syncCmd      `cmd:"" default:"withargs" hidden:"" reads:"ST_ROOT ST_CONFIG ST_HOST PATH RSYNC_RSH ST_SYNC_TIMEOUT_S" help:"push or pull the store to and from peers with rsync"`
 }
@@ -114,14 +114,15 @@ func syncDeadline(v string) time.Duration {
 func (syncServeCmd) Help() string {
 	return `Runs st sync --all in a loop until SIGINT or SIGTERM: a round with every
 peer each interval (moved by up to a fifth either way, so hosts started
-together drift apart), and a push to every peer as soon as a message,
-status or context is written here, so a message reaches a peer in about a
-second. Unless it only pushes, it also keeps one ssh connection to each
-peer running st sync watch there (the st of the peer's PATH for ssh
-commands, or ST_SYNC_REMOTE_ST), which reports each message that reaches
-the peer: one for an agent of this host is pulled at once, so through a
-hub a message arrives about as fast as in a mesh, and the transfers share
-that connection. Where the peer has no st, serve says so once and the
+together drift apart), and a copy to every peer of each message written
+here as soon as it is, by name, so a message reaches a peer in under a
+second; a status, a context or an archive move goes with the next round.
+Unless it only pushes, it also keeps one ssh connection to each peer
+running st sync watch there (the st of the peer's PATH for ssh commands,
+or ST_SYNC_REMOTE_ST), which reports each message that reaches the peer:
+one for an agent of this host is pulled by name at once, so through a hub
+a message arrives as fast as in a mesh, and the transfers share that
+connection. Where the peer has no st, serve says so once and the
 rounds bring its messages; a dropped connection is made again after 1, 2,
 4... s (at most five minutes). A peer that fails is tried again after
 twice the wait each time, up to five minutes, while the others go on. Like
