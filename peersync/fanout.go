@@ -114,16 +114,18 @@ func (s *Syncer) onePeer(verb string, p Peer) (failed bool) {
 	switch verb {
 	case "":
 		fmt.Fprintf(s.Log, "# === peer: %s ===\n", p.Spec)
-		if s.Push(p.Spec) != nil {
+		theirs, err := s.push(p.Spec)
+		if err != nil {
 			fail("push")
 		}
 		if s.Ctx.Err() != nil {
 			// The deadline is spent (or the run is stopping): a pull
 			// could not even start.
+			theirs.remove()
 			fmt.Fprintf(s.Log, "# peer %s: pull skipped\n", p.Name)
 			return true
 		}
-		if s.Pull(p.Spec) != nil {
+		if s.pull(p.Spec, theirs) != nil { // the records the push read first
 			fail("pull")
 		}
 	case "push":

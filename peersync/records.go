@@ -37,10 +37,12 @@ type pulledRecords struct {
 	recs map[string]fleet.Record
 }
 
-// readPeerRecords fetches the peer's records for a pull. A fetch the
-// deadline or a stop ended fails the pull, as its transfer would; any
-// other failure leaves the pull to take no owner's files this time.
-func (s *Syncer) readPeerRecords(target string) (*pulledRecords, error) {
+// readPeerRecords fetches the peer's records (target) before a transfer
+// (stage, from, to: for its log lines). A fetch the deadline or a stop
+// ended fails the transfer, as its rsync would; any other failure leaves
+// it to the records known here (a pull then takes no owner's files this
+// time).
+func (s *Syncer) readPeerRecords(stage, from, to, target string) (*pulledRecords, error) {
 	out := &pulledRecords{}
 	in := filepath.Join(s.Root, incomingDir)
 	s.removeStaleIncoming(in)
@@ -51,11 +53,11 @@ func (s *Syncer) readPeerRecords(target string) (*pulledRecords, error) {
 	if err != nil {
 		return out, nil
 	}
-	t, stopped, stderr := s.fetchRecords("pull", target, dir)
+	t, stopped, stderr := s.fetchRecords(stage, target, dir)
 	if stopped {
 		_ = os.RemoveAll(dir) // a temp folder: nothing to report
-		fmt.Fprintf(s.Log, "# pull: %s -> %s\n", target, s.Root+"/")
-		return out, s.failure("pull", target, s.Root+"/", -1, stderr)
+		fmt.Fprintf(s.Log, "# %s: %s -> %s\n", stage, from, to)
+		return out, s.failure(stage, from, to, -1, stderr)
 	}
 	if t == nil {
 		_ = os.RemoveAll(dir)
@@ -103,7 +105,7 @@ func (s *Syncer) newerRecords(p *pulledRecords) (newer map[string]bool, owners m
 
 // remove removes the fetched copies.
 func (p *pulledRecords) remove() {
-	if p.dir != "" {
+	if p != nil && p.dir != "" {
 		_ = os.RemoveAll(p.dir) // a temp folder: nothing to report
 	}
 }

@@ -2,7 +2,9 @@ package peersync
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,5 +76,42 @@ func TestPushSendsTheRecordAfterTheFiles(t *testing.T) {
 		if c := changed(t, hub, rel); c.After(record) {
 			t.Errorf("the hub's %s landed at %v, after hosta's record (%v)", rel, c, record)
 		}
+	}
+}
+
+// A round of sync --all reads the peer's records once: the pull decides
+// with the ones its push read first (four rsync runs: the records, the
+// push, the push's record, the pull), and still takes what the peer's
+// newer records speak for.
+func TestAllReadsThePeersRecordsOnce(t *testing.T) {
+	hub, b := newHost(t, "hub", 0), newHost(t, "hostb", 0)
+	b.writeAs("bob", "busy", "bob v1\n")
+	b.sync(true, localSpec, hub)
+	a := newHost(t, "hosta", 0)
+	a.s.ConfigDir = writePeers(t, "hub: local:"+hub.root+"\n")
+	a.writeAs("alice", "busy", "alice v1\n")
+	bin := t.TempDir()
+	calls := filepath.Join(bin, "calls")
+	real, err := exec.LookPath("rsync")
+	if err != nil {
+		t.Skip("rsync not installed")
+	}
+	script := "#!/bin/sh\necho x >> " + calls + "\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "rsync"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a.s.PathEnv = bin
+	if err := a.s.All(""); err != nil {
+		t.Fatalf("sync --all: %v\n%s", err, a.log)
+	}
+	data, _ := os.ReadFile(calls)
+	if n := strings.Count(string(data), "x"); n != 4 {
+		t.Errorf("one round ran rsync %d times, want 4:\n%s", n, a.log)
+	}
+	if state, now := a.read("bob"); state != "busy" || now != "bob v1\n" {
+		t.Errorf("hosta holds bob %q %q after the round, want hostb's", state, now)
+	}
+	if _, now := hub.read("alice"); now != "alice v1\n" {
+		t.Errorf("the hub holds alice's now.md %q after the round", now)
 	}
 }

@@ -35,7 +35,7 @@ func outcomeOf(err error) outcome {
 // bob live here; it gives up those another host's newer claim took
 // (their marks go, fleet.Unmark), and returns them with the records the
 // prune removed. Claims are compared over the records here and those of
-// learned that are newer (a push's peerRecords). Without a Host it does
+// learned that are newer (the records a push read first, learnClaims). Without a Host it does
 // nothing; a failure to write the record does not fail the sync.
 func (s *Syncer) stamp(stage string, o outcome, learned map[string]fleet.Record) (pruned, yielded []string) {
 	if s.Host == "" {

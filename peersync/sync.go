@@ -34,6 +34,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
@@ -133,24 +134,36 @@ func (s *Syncer) RemoveStaleTemps() int {
 }
 
 // Push sends the root to the peer: it reads the peer's host records
-// first (peerRecords), so that an agent another host has claimed since
+// first (learnClaims), so that an agent another host has claimed since
 // this host's last pull is given up before its files could go, then
 // sweep, rsync, sweep.
 func (s *Syncer) Push(spec string) error {
+	theirs, err := s.push(spec)
+	theirs.remove()
+	return err
+}
+
+// push is Push, returning the peer's records it read first (nil when it
+// read none) for a pull that follows it; the caller removes them.
+func (s *Syncer) push(spec string) (*pulledRecords, error) {
 	if _, err := os.Stat(s.Root); err != nil {
-		return sterr.New(sterr.PeersConfigInvalid, "no ST_ROOT to push from: "+s.Root,
+		return nil, sterr.New(sterr.PeersConfigInvalid, "no ST_ROOT to push from: "+s.Root,
 			map[string]any{"path": s.Root, "reason": "no ST_ROOT to push from"})
 	}
 	target, err := s.resolve(spec)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	from := s.Root + "/"
-	learned, err := s.learnClaims(from, target)
+	theirs, err := s.learnClaims(from, target)
+	var learned map[string]fleet.Record
+	if theirs != nil {
+		learned = theirs.recs
+	}
 	s.stamp("push", starting, learned)
 	if err != nil {
 		s.stamp("push", failed, nil)
-		return err
+		return theirs, err
 	}
 	_, err = s.transfer("push", from, target, s.pushState(true))
 	if !isLocal(spec) && err != nil && mkpathUnknown(err) {
@@ -162,7 +175,7 @@ func (s *Syncer) Push(spec string) error {
 		err = s.pushRecord(from, target)
 	}
 	s.stamp("push", outcomeOf(err), nil)
-	return err
+	return theirs, err
 }
 
 // pushRecord sends this host's own record, after the files it speaks for
@@ -182,7 +195,12 @@ func (s *Syncer) pushRecord(from, target string) error {
 // files the pull takes, then sweep, rsync, those records, settle
 // (owned.go), sweep; then, for the agents another host's claim just took
 // from this one, their new home's state.
-func (s *Syncer) Pull(spec string) error {
+func (s *Syncer) Pull(spec string) error { return s.pull(spec, nil) }
+
+// pull is Pull deciding with theirs, the peer's records a push read just
+// before (nil: it reads them itself). It removes them.
+func (s *Syncer) pull(spec string, theirs *pulledRecords) error {
+	defer func() { theirs.remove() }()
 	target, err := s.resolve(spec)
 	if err != nil {
 		return err
@@ -192,7 +210,9 @@ func (s *Syncer) Pull(spec string) error {
 	}
 	s.settle() // what a pull cut short left aside
 	pruned, _ := s.stamp("pull", starting, nil)
-	theirs, err := s.readPeerRecords(target)
+	if theirs == nil {
+		theirs, err = s.readPeerRecords("pull", target, s.Root+"/", target)
+	}
 	var twins []string
 	if err == nil {
 		newer, owners := s.newerRecords(theirs)
@@ -200,7 +220,6 @@ func (s *Syncer) Pull(spec string) error {
 		if err == nil {
 			s.takeRecords(theirs, newer)
 		}
-		theirs.remove()
 		s.settle()
 	}
 	after, yielded := s.stamp("pull", outcomeOf(err), nil)
