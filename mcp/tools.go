@@ -80,7 +80,9 @@ func add[In, Out any](s *server, t tool[In, Out]) {
 	if s.cfg.inferred != nil || in == "" {
 		in, out = inferSchemas[In, Out](t)
 		if s.cfg.inferred != nil {
+			s.inferredMu.Lock()
 			s.cfg.inferred[t.name] = [2]string{in, out}
+			s.inferredMu.Unlock()
 		}
 	}
 	def := &mcp.Tool{
@@ -374,17 +376,25 @@ func str(p *string) string {
 }
 
 // addTools registers the 13 tools of the contract, the 3 reservation
-// tools, search and ack, and st_msg_reply in channel mode.
+// tools, search and ack, and st_msg_reply in channel mode. Registering
+// is mostly the SDK decoding each schema again (AddTool), the biggest
+// part of start-up after the program's own; half the tools, by schema
+// size, are registered on a second goroutine, so a second core shares
+// it. The order does not matter: tools/list sorts them by name.
 func (s *server) addTools() {
+	var half sync.WaitGroup
+	half.Go(func() {
+		s.addMessageTools()
+		s.addContextTools()
+		s.addSearch()
+		s.addAck()
+		if s.cfg.Channel {
+			s.addReply()
+		}
+	})
 	s.addSend()
-	s.addMessageTools()
 	s.addAgents()
 	s.addResourceTools()
-	s.addContextTools()
 	s.addReserveTools()
-	s.addSearch()
-	s.addAck()
-	if s.cfg.Channel {
-		s.addReply()
-	}
+	half.Wait()
 }
