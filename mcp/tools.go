@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -378,23 +379,26 @@ func str(p *string) string {
 // addTools registers the 13 tools of the contract, the 3 reservation
 // tools, search and ack, and st_msg_reply in channel mode. Registering
 // is mostly the SDK decoding each schema again (AddTool), the biggest
-// part of start-up after the program's own; half the tools, by schema
-// size, are registered on a second goroutine, so a second core shares
-// it. The order does not matter: tools/list sorts them by name.
+// part of start-up after the program's own, so a second goroutine shares
+// it on a second core: both take the next group of tools (largest
+// schemas first) until none is left, and on a busy machine, where the
+// helper may not run at all, this goroutine registers them all but the
+// one group the helper took. The order does not matter: tools/list sorts
+// them by name.
 func (s *server) addTools() {
-	var half sync.WaitGroup
-	half.Go(func() {
-		s.addMessageTools()
-		s.addContextTools()
-		s.addSearch()
-		s.addAck()
-		if s.cfg.Channel {
-			s.addReply()
+	groups := []func(){s.addMessageTools, s.addReserveTools, s.addResourceTools,
+		s.addContextTools, s.addSearch, s.addAgents, s.addSend, s.addAck}
+	if s.cfg.Channel {
+		groups = append(groups, s.addReply)
+	}
+	var next atomic.Int32
+	register := func() {
+		for i := int(next.Add(1)) - 1; i < len(groups); i = int(next.Add(1)) - 1 {
+			groups[i]()
 		}
-	})
-	s.addSend()
-	s.addAgents()
-	s.addResourceTools()
-	s.addReserveTools()
-	half.Wait()
+	}
+	var helper sync.WaitGroup
+	helper.Go(register)
+	register()
+	helper.Wait()
 }
