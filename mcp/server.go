@@ -121,8 +121,6 @@ type server struct {
 
 	rec   recorder // tool calls in the event log, for clients without hooks (activity.go)
 	calls calls    // the tool calls being served, waited for at shutdown (calls.go)
-
-	inferredMu sync.Mutex // guards cfg.inferred: tools are registered on two goroutines
 }
 
 func newServer(cfg Config) *server {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -81,9 +80,7 @@ func add[In, Out any](s *server, t tool[In, Out]) {
 	if s.cfg.inferred != nil || in == "" {
 		in, out = inferSchemas[In, Out](t)
 		if s.cfg.inferred != nil {
-			s.inferredMu.Lock()
 			s.cfg.inferred[t.name] = [2]string{in, out}
-			s.inferredMu.Unlock()
 		}
 	}
 	def := &mcp.Tool{
@@ -377,28 +374,17 @@ func str(p *string) string {
 }
 
 // addTools registers the 13 tools of the contract, the 3 reservation
-// tools, search and ack, and st_msg_reply in channel mode. Registering
-// is mostly the SDK decoding each schema again (AddTool), the biggest
-// part of start-up after the program's own, so a second goroutine shares
-// it on a second core: both take the next group of tools (largest
-// schemas first) until none is left, and on a busy machine, where the
-// helper may not run at all, this goroutine registers them all but the
-// one group the helper took. The order does not matter: tools/list sorts
-// them by name.
+// tools, search and ack, and st_msg_reply in channel mode.
 func (s *server) addTools() {
-	groups := []func(){s.addMessageTools, s.addReserveTools, s.addResourceTools,
-		s.addContextTools, s.addSearch, s.addAgents, s.addSend, s.addAck}
+	s.addSend()
+	s.addMessageTools()
+	s.addAgents()
+	s.addResourceTools()
+	s.addContextTools()
+	s.addReserveTools()
+	s.addSearch()
+	s.addAck()
 	if s.cfg.Channel {
-		groups = append(groups, s.addReply)
+		s.addReply()
 	}
-	var next atomic.Int32
-	register := func() {
-		for i := int(next.Add(1)) - 1; i < len(groups); i = int(next.Add(1)) - 1 {
-			groups[i]()
-		}
-	}
-	var helper sync.WaitGroup
-	helper.Go(register)
-	register()
-	helper.Wait()
 }
