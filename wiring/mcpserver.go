@@ -13,7 +13,8 @@ type MCPServer struct {
 // path or by name), which takes --channel as its only argument. It is
 // what clients are given wherever st-mcp can be found: run through `st
 // mcp`, a client waits for two Go programs to start (st, which then
-// execs st-mcp) before the server's first answer, about twice as long.
+// execs st-mcp) before the server's first answer, about half as long
+// again (docs/performance.md, The MCP server).
 func DirectMCPServer(bin string, channel bool) MCPServer {
 	s := MCPServer{Command: bin, Args: []string{}}
 	if channel {
