@@ -44,9 +44,7 @@ func claudeManifest() any {
 	options := obj().
 		Set(optionAgent, option("Agent name", "Who this session is in the store, e.g. alice; ST_AGENT in Claude Code's environment wins over it. Empty: the hooks stay silent and the MCP server serves a throwaway agent.")).
 		Set(optionRoot, option("Store folder", "The folder every agent's inbox, status and now.md live under; ST_ROOT in Claude Code's environment wins over it. Empty: ~/.local/state/smalltalk."))
-	server := obj().
-		Set("command", "st").
-		Set("args", []any{"mcp", "--channel"}).
+	server := mcpServer(true).
 		Set("env", obj().
 			Set("ST_PLUGIN_AGENT", "${user_config."+optionAgent+"}").
 			Set("ST_PLUGIN_ROOT", "${user_config."+optionRoot+"}"))

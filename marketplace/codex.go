@@ -22,9 +22,7 @@ func codexFiles() ([]File, error) {
 		Set("name", wiring.MarketplaceName).
 		Set("interface", obj().Set("displayName", "st")).
 		Set("plugins", []any{entry})
-	server := obj().
-		Set("command", "st").
-		Set("args", []any{"mcp"}).
+	server := mcpServer(false).
 		Set("env_vars", []any{"ST_ROOT", "ST_AGENT"})
 	manifest := pluginManifest().
 		Set("skills", "./skills/").

@@ -23,9 +23,7 @@ func geminiFiles() ([]File, error) {
 	setting := func(name, description, envVar string) any {
 		return obj().Set("name", name).Set("description", description).Set("envVar", envVar)
 	}
-	server := obj().
-		Set("command", "st").
-		Set("args", []any{"mcp"}).
+	server := mcpServer(false).
 		Set("env", obj().Set("ST_PLUGIN_AGENT", "${ST_PLUGIN_AGENT:-}").Set("ST_PLUGIN_ROOT", "${ST_PLUGIN_ROOT:-}"))
 	manifest := obj().
 		Set("name", wiring.PluginName).

@@ -105,6 +105,14 @@ func pluginEntry(source any) *jsonobj.Object {
 	return obj().Set("name", wiring.PluginName).Set("source", source).Set("description", Description)
 }
 
+// mcpServer is a plugin's MCP server: st-mcp found on PATH, installed
+// with st, started directly rather than through `st mcp` (which would be
+// two programs to start before the first answer).
+func mcpServer(channel bool) *jsonobj.Object {
+	s := wiring.DirectMCPServer(wiring.MCPBinary, channel)
+	return obj().Set("command", s.Command).Set("args", s.JSONArgs())
+}
+
 // obj is a new JSON object that keeps its keys in the order set.
 func obj() *jsonobj.Object { return jsonobj.New() }
 

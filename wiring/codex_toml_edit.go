@@ -17,14 +17,14 @@ import (
 // refuses a file that is not valid TOML for another reason, and one that
 // defines mcp_servers.st otherwise than as a [mcp_servers.st] table
 // (dotted keys, an inline table), which it would have to rewrite.
-func SetCodexMCP(path string, text []byte, stBin string) ([]byte, error) {
+func SetCodexMCP(path string, text []byte, server MCPServer) ([]byte, error) {
 	exprs, err := tomlExpressions(text)
 	if err != nil {
 		return nil, invalid(path, text)
 	}
 	want := map[string]string{
-		"command":  "command = " + tomlQuote(stBin) + "\n",
-		"args":     "args = [\"mcp\"]\n",
+		"command":  "command = " + tomlQuote(server.Command) + "\n",
+		"args":     "args = " + server.tomlArgs() + "\n",
 		"env_vars": "env_vars = [\"ST_ROOT\", \"ST_AGENT\"]\n",
 	}
 	order := []string{"command", "args", "env_vars"}
@@ -73,7 +73,7 @@ func SetCodexMCP(path string, text []byte, stBin string) ([]byte, error) {
 			}
 			b.WriteByte('\n')
 		}
-		b.WriteString(CodexMCPFragment(stBin))
+		b.WriteString(CodexMCPFragment(server))
 		edits = append(edits, edit{len(text), len(text), b.String()})
 	case len(want) > 0:
 		// The keys the table lacks go after its last key (or its header).

@@ -11,21 +11,25 @@ import (
 
 const editBin = "/opt/bin/st"
 
+// editServer is st's server as `st mcp`, as a config written before
+// st-mcp was run directly has it.
+var editServer = STMCPServer(editBin, false)
+
 // checkSetCodexMCP checks what holds for every edit SetCodexMCP makes:
 // the result parses, holds st's table as wanted, is unchanged by a second
 // run, and decodes to the input but for mcp_servers.st.
-func checkSetCodexMCP(t *testing.T, name string, in, out []byte) {
+func checkSetCodexMCP(t *testing.T, name string, in, out []byte, server MCPServer) {
 	t.Helper()
 	var before, after map[string]any
 	if err := toml.Unmarshal(out, &after); err != nil {
 		t.Fatalf("%s: result does not parse: %v\n%s", name, err, out)
 	}
 	st := after["mcp_servers"].(map[string]any)["st"].(map[string]any)
-	if st["command"] != editBin || !reflect.DeepEqual(st["args"], []any{"mcp"}) ||
+	if st["command"] != server.Command || !reflect.DeepEqual(st["args"], server.JSONArgs()) ||
 		!reflect.DeepEqual(st["env_vars"], []any{"ST_ROOT", "ST_AGENT"}) {
 		t.Errorf("%s: st's table is %v", name, st)
 	}
-	again, err := SetCodexMCP("c.toml", out, editBin)
+	again, err := SetCodexMCP("c.toml", out, server)
 	if err != nil || string(again) != string(out) {
 		t.Errorf("%s: a second run changed the file (%v):\n%s", name, err, again)
 	}
@@ -53,7 +57,7 @@ func checkSetCodexMCP(t *testing.T, name string, in, out []byte) {
 }
 
 func TestSetCodexMCP(t *testing.T) {
-	frag := CodexMCPFragment(editBin)
+	frag := CodexMCPFragment(editServer)
 	for _, tc := range []struct {
 		name, in, want string // want "": only the invariants
 		errLine        int
@@ -77,7 +81,7 @@ func TestSetCodexMCP(t *testing.T) {
 		{name: "invalid elsewhere", in: "a = 1\nb = \n", errLine: 2},
 		{name: "duplicate elsewhere", in: "[a]\n[a]\n" + frag, errLine: 2},
 	} {
-		out, err := SetCodexMCP("c.toml", []byte(tc.in), editBin)
+		out, err := SetCodexMCP("c.toml", []byte(tc.in), editServer)
 		if tc.errLine > 0 {
 			var te *TOMLError
 			if !errors.As(err, &te) || te.Line != tc.errLine {
@@ -92,24 +96,37 @@ func TestSetCodexMCP(t *testing.T) {
 		if tc.want != "" && string(out) != tc.want {
 			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", tc.name, out, tc.want)
 		}
-		checkSetCodexMCP(t, tc.name, []byte(tc.in), out)
+		checkSetCodexMCP(t, tc.name, []byte(tc.in), out, editServer)
 	}
+}
+
+// TestSetCodexMCPToSTMCP moves a table that runs `st mcp` to st-mcp
+// itself, its other keys kept.
+func TestSetCodexMCPToSTMCP(t *testing.T) {
+	server := DirectMCPServer("/opt/bin/st-mcp", false)
+	in := "[mcp_servers.st]\ncommand = \"/opt/bin/st\"\nstartup_timeout_sec = 30\nargs = [\"mcp\"]\nenv_vars = [\"ST_ROOT\", \"ST_AGENT\"]\n"
+	want := "[mcp_servers.st]\ncommand = \"/opt/bin/st-mcp\"\nstartup_timeout_sec = 30\nargs = []\nenv_vars = [\"ST_ROOT\", \"ST_AGENT\"]\n"
+	out, err := SetCodexMCP("c.toml", []byte(in), server)
+	if err != nil || string(out) != want {
+		t.Fatalf("got (%v):\n%s\nwant:\n%s", err, out, want)
+	}
+	checkSetCodexMCP(t, "to st-mcp", []byte(in), out, server)
 }
 
 // FuzzSetCodexMCP: any input is refused or edited into a file that
 // parses, holds st's table, is stable, and keeps the rest.
 func FuzzSetCodexMCP(f *testing.F) {
 	f.Add("model = \"m\"\n[mcp_servers.st]\ncommand = \"/old\"\n")
-	f.Add(CodexMCPFragment(editBin) + CodexMCPFragment(editBin))
+	f.Add(CodexMCPFragment(editServer) + CodexMCPFragment(editServer))
 	f.Add("notes = '''\n[mcp_servers.st]\n'''\n[mcp_servers.st.env]\nA = 'b'\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		out, err := SetCodexMCP("c.toml", []byte(in), editBin)
+		out, err := SetCodexMCP("c.toml", []byte(in), editServer)
 		if err != nil {
 			if !strings.Contains(err.Error(), "c.toml:") {
 				t.Fatalf("error without a position: %v", err)
 			}
 			return
 		}
-		checkSetCodexMCP(t, "fuzz", []byte(in), out)
+		checkSetCodexMCP(t, "fuzz", []byte(in), out, editServer)
 	})
 }

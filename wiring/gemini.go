@@ -46,8 +46,8 @@ func GeminiSwitchProblems(doc *jsonobj.Object, stBin string) []string {
 // GeminiMCPEntry is the mcpServers entry that runs st's MCP server in
 // Gemini CLI. Gemini CLI passes its environment on to the server minus
 // the names that look secret, so ST_ROOT and ST_AGENT reach it as set.
-func GeminiMCPEntry(stBin string) *jsonobj.Object {
-	return jsonobj.New().Set("command", stBin).Set("args", []any{"mcp"})
+func GeminiMCPEntry(server MCPServer) *jsonobj.Object {
+	return jsonobj.New().Set("command", server.Command).Set("args", server.JSONArgs())
 }
 
 // SetGeminiMCP puts entry at mcpServers.st in doc, replacing an older st

@@ -81,10 +81,10 @@ var specs = map[string]familySpec{
 // in Codex. Codex starts MCP servers with a clean environment, so
 // env_vars passes on the root and the agent (without them st-mcp would
 // write under $HOME as an anonymous agent).
-func CodexMCPFragment(stBin string) string {
+func CodexMCPFragment(server MCPServer) string {
 	return "[mcp_servers.st]\n" +
-		"command = " + tomlQuote(stBin) + "\n" +
-		"args = [\"mcp\"]\n" +
+		"command = " + tomlQuote(server.Command) + "\n" +
+		"args = " + server.tomlArgs() + "\n" +
 		"env_vars = [\"ST_ROOT\", \"ST_AGENT\"]\n"
 }
 

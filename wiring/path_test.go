@@ -13,8 +13,9 @@ import (
 // duplicate key.
 func TestCodexFragmentAfterInit(t *testing.T) {
 	const stBin = "/opt/bin/st"
+	server := DirectMCPServer("/opt/bin/st-mcp", false)
 	for _, start := range []string{"", "model = \"gpt-5.5\"\n"} {
-		inited, err := SetCodexMCP("config.toml", []byte(start), stBin)
+		inited, err := SetCodexMCP("config.toml", []byte(start), server)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +31,7 @@ func TestCodexFragmentAfterInit(t *testing.T) {
 		if len(hooks) != len(CodexEntries) {
 			t.Errorf("the fragment wires %d events, want %d: %v", len(hooks), len(CodexEntries), hooks)
 		}
-		if again, err := SetCodexMCP("config.toml", []byte(text), stBin); err != nil || string(again) != text {
+		if again, err := SetCodexMCP("config.toml", []byte(text), server); err != nil || string(again) != text {
 			t.Errorf("init run again changes the file (%v):\n%s", err, again)
 		}
 	}

@@ -41,12 +41,9 @@ func (c *initCmd) Run(a *app) error {
 	case hooks.Gemini:
 		return a.initGemini(c.Print)
 	}
-	args := []any{"mcp", "--channel"}
-	if c.NoChannel {
-		args = []any{"mcp"}
-	}
-	entry := jsonobj.New().Set("type", "stdio").Set("command", a.selfPath()).
-		Set("args", args).Set("env", jsonobj.New())
+	server := a.mcpServer(!c.NoChannel)
+	entry := jsonobj.New().Set("type", "stdio").Set("command", server.Command).
+		Set("args", server.JSONArgs()).Set("env", jsonobj.New())
 	if c.Print {
 		return writeJSONIndent(a.stdout, jsonobj.New().Set("mcpServers", jsonobj.New().Set("st", entry)))
 	}
@@ -171,7 +168,9 @@ With --for codex it adds st's [mcp_servers.st] table to $CODEX_HOME/config.toml
 (default ~/.codex), or updates the one there, keeping the rest of the file
 byte for byte; running it again changes nothing. With --for gemini it adds
 or updates the mcpServers.st entry of Gemini CLI's ~/.gemini/settings.json,
-keeping every other setting.`
+keeping every other setting. The entry runs {NAME}-mcp, the server itself,
+when it is installed next to {NAME} (the client then starts one program, not
+two), else {NAME} mcp.`
 }
 
 func (initCmd) examples() []example {

@@ -16,7 +16,7 @@ import (
 // table with --print.
 func (a *app) initCodex(print bool) error {
 	if print {
-		fmt.Fprint(a.stdout, wiring.CodexMCPFragment(a.selfPath()))
+		fmt.Fprint(a.stdout, wiring.CodexMCPFragment(a.mcpServer(false)))
 		return nil
 	}
 	path := filepath.Join(a.codexHome(), "config.toml")
@@ -25,7 +25,7 @@ func (a *app) initCodex(print bool) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return sterr.Msg("st init: could not read %s: %v", path, bareErr(err))
 	}
-	out, err := wiring.SetCodexMCP(path, data, a.selfPath())
+	out, err := wiring.SetCodexMCP(path, data, a.mcpServer(false))
 	if err != nil {
 		return sterr.Msg("st init: %v; %s not changed", err, path)
 	}

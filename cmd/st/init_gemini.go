@@ -13,7 +13,7 @@ import (
 // user settings.json, keeping every other key (the hooks included), or
 // prints the entry with --print. An invalid file is refused.
 func (a *app) initGemini(print bool) error {
-	entry := wiring.GeminiMCPEntry(a.selfPath())
+	entry := wiring.GeminiMCPEntry(a.mcpServer(false))
 	if print {
 		return writeJSONIndent(a.stdout, jsonobj.New().Set("mcpServers", jsonobj.New().Set("st", entry)))
 	}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"path/filepath"
 	"syscall"
 
 	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/wiring"
 )
 
 // mcpCmd runs the MCP stdio server (package mcp).
@@ -12,7 +14,7 @@ type mcpCmd struct {
 }
 
 func (c *mcpCmd) Run(a *app) error {
-	bin := a.companion("st-mcp")
+	bin := a.companion(wiring.MCPBinary)
 	if bin == "" {
 		return sterr.Msg("the MCP server st-mcp is not installed next to %s or on PATH (install both: go install ./cmd/...)", a.selfPath())
 	}
@@ -23,6 +25,16 @@ func (c *mcpCmd) Run(a *app) error {
 	// Exec, not a child: the host's stdin, stdout and signals go straight
 	// to the server, and its exit status is ours.
 	return syscall.Exec(bin, argv, a.childEnv())
+}
+
+// mcpServer is what the configurations st writes run for its MCP server:
+// st-mcp when it is installed next to this st, else this st's mcp verb.
+func (a *app) mcpServer(channel bool) wiring.MCPServer {
+	self := a.selfPath()
+	if bin := filepath.Join(filepath.Dir(self), wiring.MCPBinary); isExecutable(bin) {
+		return wiring.DirectMCPServer(bin, channel)
+	}
+	return wiring.STMCPServer(self, channel)
 }
 
 // Help is mcp's paragraph.

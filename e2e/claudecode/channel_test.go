@@ -126,8 +126,8 @@ func TestChannelPushMidTurnReachesModelOnce(t *testing.T) {
 }
 
 // checkChannelMCPConfig checks that the project's .mcp.json, as `st
-// init` wrote it, runs st's server in channel mode: the test exercises
-// what users get.
+// init` wrote it, runs st's server, st-mcp (installed next to st), in
+// channel mode: the test exercises what users get.
 func checkChannelMCPConfig(t *testing.T, p *project) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(p.dir, ".mcp.json"))
@@ -136,14 +136,16 @@ func checkChannelMCPConfig(t *testing.T, p *project) {
 	}
 	var cfg struct {
 		MCPServers map[string]struct {
-			Args []string `json:"args"`
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
 		} `json:"mcpServers"`
 	}
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		t.Fatalf(".mcp.json: %v", err)
 	}
-	if args := cfg.MCPServers["st"].Args; strings.Join(args, " ") != "mcp --channel" {
-		t.Fatalf("st init wrote args %q for st, want [mcp --channel]", args)
+	st := cfg.MCPServers["st"]
+	if filepath.Base(st.Command) != "st-mcp" || strings.Join(st.Args, " ") != "--channel" {
+		t.Fatalf("st init wrote %q %q for st, want st-mcp [--channel]", st.Command, st.Args)
 	}
 }
 
