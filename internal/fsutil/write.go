@@ -55,13 +55,11 @@ func (t *Tree) WriteAtomic(rel string, data []byte) error {
 }
 
 func (t *Tree) writeAtomic(rel string, data []byte) error {
-	dir, name := split(rel)
-	sub, err := openRoot(t.root, dir)
+	sub, name, err := t.openToReplace(rel)
 	if err != nil {
 		return err
 	}
 	defer closeQuietly(sub)
-	removeStale(sub, func(n string) bool { return isReplaceTemp(n, name) }, nil)
 	pf, err := renameio.NewPendingFile(name, renameio.WithRoot(sub),
 		renameio.WithPermissions(filePerm), renameio.WithExistingPermissions())
 	if err != nil {
@@ -80,6 +78,18 @@ func (t *Tree) writeAtomic(rel string, data []byte) error {
 		return err
 	}
 	return syncRoot(sub)
+}
+
+// openToReplace opens rel's folder for replacing rel, first removing
+// the stale temp files that writers of rel left there.
+func (t *Tree) openToReplace(rel string) (sub *os.Root, name string, err error) {
+	dir, name := split(rel)
+	sub, err = openRoot(t.root, dir)
+	if err != nil {
+		return nil, "", err
+	}
+	removeStale(sub, func(n string) bool { return isReplaceTemp(n, name) }, nil)
+	return sub, name, nil
 }
 
 // isReplaceTemp matches renameio's temp names for target: "." + target
@@ -283,13 +293,11 @@ func (t *Tree) WriteHint(rel string, data []byte) error {
 }
 
 func (t *Tree) writeHint(rel string, data []byte) error {
-	dir, name := split(rel)
-	sub, err := openRoot(t.root, dir)
+	sub, name, err := t.openToReplace(rel)
 	if err != nil {
 		return err
 	}
 	defer closeQuietly(sub)
-	removeStale(sub, func(n string) bool { return isReplaceTemp(n, name) }, nil)
 	tmp, f, err := createReplaceTemp(sub, name)
 	if err != nil {
 		return err
