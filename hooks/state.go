@@ -42,7 +42,9 @@ type State struct {
 // state gone, starts the session's cursor anew, the messages staying in
 // the inbox. Those fsyncs were most of Stop's own time. The status from
 // before an API failure is not a hint (without it the failure's status
-// would stay), so a change to it is written durably.
+// would stay): while the state holds one, or when it changes, the state
+// is written durably, since a write without fsyncs can leave the whole
+// file empty after a crash.
 func UpdateState(ctx context.Context, t *fsutil.Tree, agent, session string, fn func(*State) bool) error {
 	rel := events.StatePath(agent, session, "state")
 	unlock, err := t.Lock(ctx, "hookstate-"+lockName(agent, session))
@@ -60,7 +62,7 @@ func UpdateState(ctx context.Context, t *fsutil.Tree, agent, session string, fn 
 	}
 	data, _ := json.Marshal(&s)
 	write := t.WriteHint
-	if s.StatusBefore != before || s.StatusFailed != failed {
+	if s.StatusBefore != "" || s.StatusBefore != before || s.StatusFailed != failed {
 		write = t.WriteAtomic
 	}
 	return writeState(t, agent, rel, data, write)
