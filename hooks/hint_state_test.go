@@ -15,7 +15,8 @@ import (
 // The session's state is hints (state.go), so a session's start, a
 // prompt that warns of the context's fill and a Stop that announces an
 // arrival ask the disk for no sync; a failure that sets the agent's
-// status still syncs the status and the status to put back after it.
+// status still syncs the status and the status to put back after it,
+// and so does any write of the state while it holds that status.
 func TestHintStateIsNotSynced(t *testing.T) {
 	tests := []struct {
 		scenario string
@@ -23,6 +24,7 @@ func TestHintStateIsNotSynced(t *testing.T) {
 	}{
 		{"turn", nil},
 		{"failure", []string{"/alice/.status", "state.json"}},
+		{"prompt during a failure", []string{"state.json"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.scenario, func(t *testing.T) {
@@ -52,14 +54,17 @@ func TestHintStateHelper(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, "alice"), 0o777)
 	env := Options{Root: root, Agent: "alice", Now: func() time.Time { return t0 }, Config: DefaultConfig(),
 		Knobs: KnobsFrom(func(string) string { return "" })}
-	switch os.Getenv("ST_HINT_HELPER_SCENARIO") {
-	case "turn":
-		env.Start = t0
-		Record("session-start", nil, "s1", env)
+	warn := func() {
 		in := fmt.Sprintf(`{"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"do it","transcript_path":%q}`, writeTranscript(t, t.TempDir(), 125000))
 		if got := contextOf(t, "UserPromptSubmit", Run(UserPromptSubmit, []byte(in), env).Stdout); !strings.Contains(got, "Context is 62% full") {
 			t.Fatalf("the prompt's context = %q, want the fill's warning", got)
 		}
+	}
+	switch os.Getenv("ST_HINT_HELPER_SCENARIO") {
+	case "turn":
+		env.Start = t0
+		Record("session-start", nil, "s1", env)
+		warn()
 		name := deliver(t, root, t0.Add(time.Second), "mid-turn")
 		if got := stopAt(t, env, t0.Add(2*time.Second)); !strings.Contains(got, name) {
 			t.Fatalf("stop announced %q, want %s", got, name)
@@ -70,6 +75,11 @@ func TestHintStateHelper(t *testing.T) {
 		if got := readStatus(t, root); got != "away" {
 			t.Fatalf("status after the failure = %q, want away", got)
 		}
+	case "prompt during a failure": // the state holds the status to put back
+		state := filepath.Join(root, filepath.FromSlash(events.StatePath("alice", "s1", "state")))
+		os.MkdirAll(filepath.Dir(state), 0o777)
+		os.WriteFile(state, []byte(`{"status_before":"busy","status_failed":"away"}`), 0o666)
+		warn()
 	}
 }
 
