@@ -40,6 +40,11 @@ import (
 // keep the slack window's messages from being announced twice. A message
 // delivered more than cursorSlackMS after its own timestamp is only in
 // `st message ls`, as before.
+//
+// Both files are hints, written without fsyncs (fsutil.WriteHint): a
+// crash that loses the last write only announces messages again (with
+// the cursor gone, the inbox), and ROOT is written again when it does
+// not match.
 const (
 	cursorRootFile = "ROOT"
 	cursorSuffix   = ".last-checked"
@@ -79,7 +84,7 @@ func openCursor(tree *fsutil.Tree, opt Options) *codexCursor {
 		return c
 	}
 	if data, _, err := tree.ReadRegular(key + "/" + cursorRootFile); err != nil || string(data) != abs+"\n" {
-		_ = tree.WriteAtomic(key+"/"+cursorRootFile, []byte(abs+"\n")) // best effort: the hook fails open
+		_ = tree.WriteHint(key+"/"+cursorRootFile, []byte(abs+"\n")) // best effort: the hook fails open
 	}
 	ctx, cancel := opt.waitCtx(cursorLockWait)
 	defer cancel()
@@ -181,8 +186,8 @@ func (c *codexCursor) save(listed, shown []item, nowMS int64) {
 			b.WriteByte('\n')
 		}
 	}
-	if b.String() != c.read { // most Stops find nothing new: no write, no fsync
-		_ = c.tree.WriteAtomic(c.rel, []byte(b.String())) // best effort: the hook fails open
+	if b.String() != c.read { // most Stops find nothing new: no write
+		_ = c.tree.WriteHint(c.rel, []byte(b.String())) // best effort: the hook fails open
 	}
 }
 

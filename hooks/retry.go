@@ -111,7 +111,7 @@ func BeginRetry(ctx context.Context, t *fsutil.Tree, agent, session, failType st
 	prev, _ := ReadStreak(t, agent, session)
 	s := Streak{Token: NewToken(), Type: failType, Attempt: prev.Attempt + 1, AtMS: now.UnixMilli()}
 	data, _ := json.Marshal(&s)
-	return s, writeState(t, agent, retryPath(agent, session), data)
+	return s, writeState(t, agent, retryPath(agent, session), data, t.WriteAtomic)
 }
 
 // ClearRetry ends a session's streak, superseding any sleeping retry. It

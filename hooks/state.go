@@ -34,6 +34,17 @@ type State struct {
 // UpdateState reads a session's state, lets fn change it, and writes it
 // back if fn reports a change, all under the session's lock. A missing
 // or unreadable state starts empty.
+//
+// Most of the state is hints, written without fsyncs (fsutil.WriteHint):
+// a crash that loses the last write only repeats something (the inbox
+// cursor announces a message twice, a context warning or a flush
+// reminder is given again, a nudge is counted once less) or, with the
+// state gone, starts the session's cursor anew, the messages staying in
+// the inbox. Those fsyncs were most of Stop's own time. The status from
+// before an API failure is not a hint (without it the failure's status
+// would stay): while the state holds one, or when it changes, the state
+// is written durably, since a write without fsyncs can leave the whole
+// file empty after a crash.
 func UpdateState(ctx context.Context, t *fsutil.Tree, agent, session string, fn func(*State) bool) error {
 	rel := events.StatePath(agent, session, "state")
 	unlock, err := t.Lock(ctx, "hookstate-"+lockName(agent, session))
@@ -45,21 +56,27 @@ func UpdateState(ctx context.Context, t *fsutil.Tree, agent, session string, fn 
 	if data, err := readSmall(t, rel); err == nil {
 		_ = json.Unmarshal(data, &s) // absent or malformed: the zero value is the answer
 	}
+	before, failed := s.StatusBefore, s.StatusFailed
 	if !fn(&s) {
 		return nil
 	}
 	data, _ := json.Marshal(&s)
-	return writeState(t, agent, rel, data)
+	write := t.WriteHint
+	if s.StatusBefore != "" || s.StatusBefore != before || s.StatusFailed != failed {
+		write = t.WriteAtomic
+	}
+	return writeState(t, agent, rel, data, write)
 }
 
-// writeState replaces a state file, creating the events folder if needed.
-func writeState(t *fsutil.Tree, agent, rel string, data []byte) error {
-	err := t.WriteAtomic(rel, data)
+// writeState replaces a state file with write, creating the events
+// folder if needed.
+func writeState(t *fsutil.Tree, agent, rel string, data []byte, write func(string, []byte) error) error {
+	err := write(rel, data)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := t.MkdirAll(events.Dir(agent)); err != nil {
 			return err
 		}
-		err = t.WriteAtomic(rel, data)
+		err = write(rel, data)
 	}
 	return err
 }

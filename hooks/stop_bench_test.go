@@ -11,7 +11,10 @@ import (
 // Claude Code writes the turn's last reply to the transcript while Stop
 // runs, so the reply is usually not there yet; Stop reads the transcript
 // once either way (it once re-read it every 20 ms for up to 500 ms,
-// which this benchmark would show as 500 ms an op). Run:
+// which this benchmark would show as 500 ms an op), and moves the
+// session's inbox cursor without syncing it (a hint, state.go; it once
+// synced it twice, most of Stop's time; TestHintStateIsNotSynced fails
+// if it does again). Run:
 //
 //	go test ./hooks -run '^$' -bench Stop
 func BenchmarkStopReplyNotWritten(b *testing.B) { benchStop(b, "All done: the parser is fixed.") }

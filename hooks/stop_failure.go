@@ -317,7 +317,8 @@ func recentlySent(opt Options, typ string) bool {
 	return age >= 0 && time.Duration(age)*time.Millisecond < window(opt.StopFailureWindowS)
 }
 
-// markSent records the message just sent; failures only cost a repeat.
+// markSent records the message just sent; failures, and a crash losing
+// the write (so a hint, fsutil.WriteHint), only cost a repeat.
 func markSent(opt Options, typ string) {
 	t, err := fsutil.OpenOrCreate(opt.Root)
 	if err != nil {
@@ -327,5 +328,5 @@ func markSent(opt Options, typ string) {
 	if t.MkdirAll(opt.Agent+"/context") != nil {
 		return
 	}
-	_ = t.WriteAtomic(lastPath(opt.Agent), fmt.Appendf(nil, "%s %d\n", typ, opt.Now().UnixMilli())) // best effort: the hook fails open
+	_ = t.WriteHint(lastPath(opt.Agent), fmt.Appendf(nil, "%s %d\n", typ, opt.Now().UnixMilli())) // best effort: the hook fails open
 }

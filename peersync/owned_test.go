@@ -103,10 +103,14 @@ func syncOrder(steps []step, k int) []step {
 
 // orders is how many orders of their push/pull steps the ownership tests
 // try per case: def in the suite (a spread over all of them), every one
-// with ST_SYNC_ORDERS=720 (or 24 for two hosts' four steps).
+// with ST_SYNC_ORDERS=720 (or 24 for two hosts' four steps), one in
+// -short mode.
 func orders(def int) int {
 	if n, err := strconv.Atoi(os.Getenv("ST_SYNC_ORDERS")); err == nil && n > 0 {
 		return n
+	}
+	if testing.Short() {
+		return 1
 	}
 	return def
 }
@@ -200,6 +204,9 @@ func TestSSHMoveEndsWithTheNewHomesState(t *testing.T) {
 // The same over local: peers (what travels does not depend on the
 // transport), quicker, so more orders run.
 func TestMoveEndsWithTheNewHomesStateLocal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("8 moves of some 25 rsync runs each: skipped in -short mode")
+	}
 	runMoves(t, func(m *machine) string { return "local:" + m.root }, orders(2))
 }
 

@@ -253,10 +253,14 @@ func permutation(n, k int) []int {
 
 // stateRounds is how many interleavings TestSSHStateInterleavings runs
 // per topology: a few in the suite, every one of the 720 orders of the
-// six push/pull steps from scripts/syncfaults (ST_STATE_ROUNDS).
+// six push/pull steps from scripts/syncfaults (ST_STATE_ROUNDS); one in
+// -short mode.
 func stateRounds() int {
 	if n, err := strconv.Atoi(os.Getenv("ST_STATE_ROUNDS")); err == nil && n > 0 {
 		return n
+	}
+	if testing.Short() {
+		return 1
 	}
 	return 2
 }

@@ -33,6 +33,9 @@ var buildDashboard = sync.OnceValues(func() (string, error) {
 // TestDashboardExec: st dashboard execs st-dashboard, which prints its
 // URL, serves the fleet on loopback and exits 0 on the first SIGINT.
 func TestDashboardExec(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds st-dashboard: skipped in -short mode")
+	}
 	st, err := buildDashboard()
 	if err != nil {
 		t.Fatal(err)

@@ -120,6 +120,9 @@ func holdLocks(t *testing.T, tmp string) int {
 // event log's, the session state's, the Codex cursor's), each hook still
 // ends within its ST_HOOK_TIMEOUT_MS with its fail-open output.
 func TestHookBudgetWithLocksHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every hook waits out its budget: skipped in -short mode")
+	}
 	env, tmp := hookBudgetStore(t)
 	unhindered := make([]time.Duration, len(hookBudgetCases))
 	for i, c := range hookBudgetCases { // creates every lock file

@@ -1,10 +1,12 @@
 // Package fsutil is the only place where st touches the filesystem for
-// writing. It offers three primitives, all confined to the store root
+// writing. It offers four primitives, all confined to the store root
 // through os.Root so that no name, ".." or symlink can lead a write
 // outside it:
 //
 //   - WriteAtomic replaces a whole file (temp dot-file, fsync, rename,
 //     folder fsync): readers see the old bytes or the new, never a mix.
+//   - WriteHint replaces a file as WriteAtomic does but without the
+//     fsyncs, for hint state whose last write a crash may lose.
 //   - Deliver creates a new file under a fresh name without ever
 //     replacing one (temp dot-file, fsync, link, folder fsync), the
 //     Maildir protocol.

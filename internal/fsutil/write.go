@@ -55,13 +55,11 @@ func (t *Tree) WriteAtomic(rel string, data []byte) error {
 }
 
 func (t *Tree) writeAtomic(rel string, data []byte) error {
-	dir, name := split(rel)
-	sub, err := openRoot(t.root, dir)
+	sub, name, err := t.openToReplace(rel)
 	if err != nil {
 		return err
 	}
 	defer closeQuietly(sub)
-	removeStale(sub, func(n string) bool { return isReplaceTemp(n, name) }, nil)
 	pf, err := renameio.NewPendingFile(name, renameio.WithRoot(sub),
 		renameio.WithPermissions(filePerm), renameio.WithExistingPermissions())
 	if err != nil {
@@ -80,6 +78,18 @@ func (t *Tree) writeAtomic(rel string, data []byte) error {
 		return err
 	}
 	return syncRoot(sub)
+}
+
+// openToReplace opens rel's folder for replacing rel, first removing
+// the stale temp files that writers of rel left there.
+func (t *Tree) openToReplace(rel string) (sub *os.Root, name string, err error) {
+	dir, name := split(rel)
+	sub, err = openRoot(t.root, dir)
+	if err != nil {
+		return nil, "", err
+	}
+	removeStale(sub, func(n string) bool { return isReplaceTemp(n, name) }, nil)
+	return sub, name, nil
 }
 
 // isReplaceTemp matches renameio's temp names for target: "." + target
@@ -267,4 +277,64 @@ func (t *Tree) pathError(op, rel string, err error) error {
 			return &fs.PathError{Op: op, Path: filepath.Join(t.base, filepath.FromSlash(rel)), Err: inner}
 		}
 	}
+}
+
+// WriteHint replaces rel with data as WriteAtomic does, readers seeing
+// the old bytes or the new and never a mix, but without its two fsyncs:
+// the rename may reach the disk before the bytes or not at all, so a
+// crash of the machine (not of the process) can leave the old bytes, an
+// empty file or none. Those fsyncs are most of a short hook's own time,
+// so hint state uses this: what a lost last write only repeats (an inbox
+// cursor announcing a message twice, a reminder given twice). Anything
+// that must survive a crash (messages, status, now.md, decisions) goes
+// through WriteAtomic or Deliver.
+func (t *Tree) WriteHint(rel string, data []byte) error {
+	return t.pathError("write", rel, t.writeHint(rel, data))
+}
+
+func (t *Tree) writeHint(rel string, data []byte) error {
+	sub, name, err := t.openToReplace(rel)
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(sub)
+	tmp, f, err := createReplaceTemp(sub, name)
+	if err != nil {
+		return err
+	}
+	err = writeStamped(f, data, t.now())
+	if err == nil {
+		err = sub.Rename(tmp, name)
+	}
+	if err != nil {
+		_ = sub.Remove(tmp) // best effort: the write error is the one to report
+	}
+	return err
+}
+
+// createReplaceTemp creates a fresh temp file for replacing target in r,
+// named as renameio names WriteAtomic's ("." + target + digits), so a
+// crash's leftover is swept by the next writer of either kind.
+func createReplaceTemp(r *os.Root, target string) (string, *os.File, error) {
+	for range deliverAttempts {
+		name := "." + target + strconv.FormatUint(rand.Uint64(), 10)
+		f, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, filePerm)
+		if !errors.Is(err, fs.ErrExist) {
+			return name, f, err
+		}
+	}
+	return "", nil, ErrCollisions
+}
+
+// writeStamped writes data to f, sets its modification time to at (see
+// WriteAtomic) and closes it.
+func writeStamped(f *os.File, data []byte, at time.Time) error {
+	_, err := f.Write(data)
+	if err == nil {
+		err = setModTime(f, at)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
