@@ -115,3 +115,41 @@ func TestAllReadsThePeersRecordsOnce(t *testing.T) {
 		t.Errorf("the hub holds alice's now.md %q after the round", now)
 	}
 }
+
+// A transfer that yields (serve's rounds) runs rsync at nice 10 and asks
+// the peer's rsync to run so too; any other runs at the caller's.
+func TestYieldingTransferRunsNiced(t *testing.T) {
+	real, err := exec.LookPath("rsync")
+	if err != nil {
+		t.Skip("rsync not installed")
+	}
+	nice, err := exec.LookPath("nice")
+	if err != nil {
+		t.Skip("nice not installed")
+	}
+	hub := newHost(t, "hub", 0)
+	for _, yield := range []bool{false, true} {
+		a := newHost(t, "hosta", 0)
+		a.writeAs("alice", "busy", "alice v1\n")
+		bin := t.TempDir()
+		calls := filepath.Join(bin, "calls")
+		script := "#!/bin/sh\necho \"$(cut -d' ' -f19 /proc/$$/stat) $*\" >> " + calls + "\nexec " + real + " \"$@\"\n"
+		if err := os.WriteFile(filepath.Join(bin, "rsync"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		a.s.PathEnv = bin + string(os.PathListSeparator) + filepath.Dir(nice)
+		a.s.Yield = yield
+		a.sync(true, localSpec, hub)
+		data, _ := os.ReadFile(calls)
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		for _, l := range lines {
+			niced := strings.HasPrefix(l, "10 ") && strings.Contains(l, "--rsync-path=nice -n 10 rsync")
+			if niced != yield || !yield && !strings.HasPrefix(l, "0 ") {
+				t.Errorf("yield %v: rsync ran as %q", yield, l)
+			}
+		}
+		if len(lines) < 3 {
+			t.Errorf("yield %v: %d rsync runs, want the push's three", yield, len(lines))
+		}
+	}
+}

@@ -210,7 +210,9 @@ func (s *Syncer) serveRound(ctx context.Context, verb string, b *backoff, arriva
 	if arrivals != nil {
 		arrivals.update(ctx, s.ConfigDir, peers)
 	}
-	s.runPeers(ctx, verb, b.dueOf(peers, time.Now()), b)
+	rs := *s
+	rs.Yield = true // the messages' own copies go first
+	rs.runPeers(ctx, verb, b.dueOf(peers, time.Now()), b)
 }
 
 // pushMessages copies the messages delivered here (root-relative paths)

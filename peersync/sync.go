@@ -285,7 +285,14 @@ func (s *Syncer) rsync(from, to string, state rsyncState) (code int, stderr stri
 	}
 	args := append(append(append([]string{"-a"}, rsyncSafety...), rsyncExcludes...), s.transportArgs()...)
 	args = append(args, state.args...)
-	cmd := s.command(bin, append(args, "--", from, to))
+	args = append(args, "--", from, to)
+	if nice, err := lookPath("nice", s.PathEnv); s.Yield && err == nil {
+		// The peer's rsync too (rsync runs this in place of "rsync"
+		// over the remote shell; a local transfer ignores it).
+		args = append([]string{"-n", yieldNice, bin, "--rsync-path=nice -n " + yieldNice + " rsync"}, args...)
+		bin = nice
+	}
+	cmd := s.command(bin, args)
 	var errBuf bytes.Buffer
 	out := &skipScanner{w: s.Stdout, skipped: state.skipped}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = state.stdin, out, &errBuf
@@ -301,6 +308,9 @@ func (s *Syncer) rsync(from, to string, state rsyncState) (code int, stderr stri
 		return 127, errBuf.String() + err.Error() + "\n"
 	}
 }
+
+// yieldNice is the niceness of a transfer that yields (Transport.Yield).
+const yieldNice = "10"
 
 // lookPath finds an executable regular file named name in pathEnv.
 func lookPath(name, pathEnv string) (string, error) {

@@ -43,6 +43,12 @@ type Transport struct {
 	// nil means never.
 	Ctx context.Context
 
+	// Yield runs rsync at a lower CPU priority on both ends (nice 10),
+	// for serve's rounds: a message copied at once then never waits for
+	// CPU behind the round's whole transfers, on the hub least of all,
+	// where every spoke's round lands.
+	Yield bool
+
 	// gate, when set, is held by a peer of a parallel --all for all its
 	// work but the rsync process itself: the record stamps, sweeps and
 	// before/after listings stay one at a time, as in a sequential run,
