@@ -51,35 +51,31 @@ var Groups = []Group{
 	{"offline", "offline", false},
 }
 
-var rank = func() map[string]int {
-	m := map[string]int{}
-	for i, g := range Groups {
-		m[g.Key] = i
-	}
-	return m
-}()
-
-// Rank is key's place in the order (len(Groups) for no group).
+// Rank is key's place in the order (len(Groups) for no group). A scan of
+// ten rows rather than a map built at start-up, which every st command
+// would pay for.
 func Rank(key string) int {
-	if r, ok := rank[key]; ok {
-		return r
+	for i, g := range Groups {
+		if g.Key == key {
+			return i
+		}
 	}
 	return len(Groups)
 }
 
 // Valid reports whether key names a group.
-func Valid(key string) bool { _, ok := rank[key]; return ok }
+func Valid(key string) bool { return Rank(key) < len(Groups) }
 
 // Label is the group's label ("" for no group).
 func Label(key string) string {
 	if !Valid(key) {
 		return ""
 	}
-	return Groups[rank[key]].Label
+	return Groups[Rank(key)].Label
 }
 
 // Alarm reports whether the group needs a person.
-func Alarm(key string) bool { return Valid(key) && Groups[rank[key]].Alarm }
+func Alarm(key string) bool { return Valid(key) && Groups[Rank(key)].Alarm }
 
 // Signals are what places an agent in a group.
 type Signals struct {

@@ -7,11 +7,14 @@ import "github.com/smalltalk-go/st/internal/fsutil"
 // prompt, a dialog) and that nothing answered yet. overview and
 // agents --enrich show it.
 
-// waitingTypes are the notifications after which an agent cannot go on
-// without a human.
-var waitingTypes = map[string]bool{
-	"permission_prompt": true, "idle_prompt": true, "elicitation_dialog": true,
-	"elicitation_url_dialog": true, "agent_needs_input": true,
+// waitingType reports whether t is a notification after which an agent
+// cannot go on without a human.
+func waitingType(t string) bool {
+	switch t {
+	case "permission_prompt", "idle_prompt", "elicitation_dialog", "elicitation_url_dialog", "agent_needs_input":
+		return true
+	}
+	return false
 }
 
 // Waiting describes an agent waiting on a human.
@@ -36,7 +39,7 @@ func WaitingOn(evs []Event) (Waiting, bool) {
 		if e.Event != "Notification" {
 			return Waiting{}, false
 		}
-		if waitingTypes[e.Type] {
+		if waitingType(e.Type) {
 			return Waiting{Session: e.Session, Type: e.Type, Message: e.Message, Title: e.Title, Since: e.TS}, true
 		}
 	}

@@ -1,11 +1,10 @@
 package hooks
 
 import (
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/smalltalk-go/st/internal/lazyre"
 	"github.com/smalltalk-go/st/message"
 )
 
@@ -28,14 +27,10 @@ const channelNotedMax = 100
 // channelTag is the opening tag Claude Code wraps a push in, at the
 // start of a line: <channel source="st" from="bob" messageFilename="…" …>.
 // Compiled on first use: a package-level regexp would cost every st start.
-var channelTag = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^<channel source="[^"\n]*"[^>\n]*>`)
-})
+var channelTag = lazyre.Regexp{Expr: `(?m)^<channel source="[^"\n]*"[^>\n]*>`}
 
 // tagAttr is one name="value" attribute of a tag.
-var tagAttr = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(` ([A-Za-z_][A-Za-z0-9_]*)="([^"\n]*)"`)
-})
+var tagAttr = lazyre.Regexp{Expr: ` ([A-Za-z_][A-Za-z0-9_]*)="([^"\n]*)"`}
 
 // ChannelDeliveries returns the inbox filenames that prompt carries as
 // channel blocks addressed to agent (their identity attribute), in
@@ -45,9 +40,9 @@ func ChannelDeliveries(prompt, agent string) []string {
 		return nil // most prompts; the regexp costs ~10 ns a byte
 	}
 	var names []string
-	for _, tag := range channelTag().FindAllString(prompt, -1) {
+	for _, tag := range channelTag.Get().FindAllString(prompt, -1) {
 		var name, identity string
-		for _, m := range tagAttr().FindAllStringSubmatch(tag, -1) {
+		for _, m := range tagAttr.Get().FindAllStringSubmatch(tag, -1) {
 			switch m[1] {
 			case "messageFilename":
 				name = m[2]

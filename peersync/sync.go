@@ -102,11 +102,13 @@ var rsyncExcludes = []string{
 //     disk with one huge (or sparse) file.
 //
 // rsync says "skipping non-regular file" for each one it leaves out.
-var rsyncSafety = []string{
-	"--no-links",
-	"--no-devices",
-	"--no-specials",
-	"--max-size=" + strconv.FormatInt(MaxFileBytes, 10),
+func rsyncSafety() []string {
+	return []string{
+		"--no-links",
+		"--no-devices",
+		"--no-specials",
+		"--max-size=" + strconv.FormatInt(MaxFileBytes, 10),
+	}
 }
 
 // MaxFileBytes is the largest file st sync copies in either direction.
@@ -283,7 +285,7 @@ func (s *Syncer) rsync(from, to string, state rsyncState) (code int, stderr stri
 	if err != nil {
 		return 127, "rsync is not installed (not found in PATH); st sync needs it: install rsync (e.g. apt-get install rsync)\n"
 	}
-	args := append(append(append([]string{"-a"}, rsyncSafety...), rsyncExcludes...), s.transportArgs()...)
+	args := append(append(append([]string{"-a"}, rsyncSafety()...), rsyncExcludes...), s.transportArgs()...)
 	args = append(args, state.args...)
 	args = append(args, "--", from, to)
 	if nice, err := lookPath("nice", s.PathEnv); s.Yield && err == nil {

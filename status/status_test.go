@@ -3,6 +3,7 @@ package status
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -230,5 +231,14 @@ func BenchmarkSet(b *testing.B) {
 		if err := Set(tr, "alice", "busy"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Readable is written out rather than built at start-up: it must stay
+// Settable and unknown.
+func TestReadableIsSettableAndUnknown(t *testing.T) {
+	want := append(append([]string{}, Settable...), "unknown")
+	if !slices.Equal(Readable, want) {
+		t.Errorf("Readable = %q, want %q", Readable, want)
 	}
 }

@@ -21,14 +21,13 @@ type completionsCmd struct {
 	Words completionsWordsCmd `cmd:"" hidden:"" reads:"ST_ROOT ST_AGENT" help:"print the agent names or message filenames a completion offers"`
 }
 
-func init() {
-	groups["completions"] = group{
-		noVerbCode: exitUsage,
-		unknown: func(a *app, v string) string {
-			return fmt.Sprintf("%s completions: unknown shell: %s\n\n", a.name, v)
-		},
-		unknownCode: exitUsage,
-	}
+// completionsGroup is how `st completions` reacts to a missing or unknown sub-verb.
+var completionsGroup = group{
+	noVerbCode: exitUsage,
+	unknown: func(a *app, v string) string {
+		return fmt.Sprintf("%s completions: unknown shell: %s\n\n", a.name, v)
+	},
+	unknownCode: exitUsage,
 }
 
 type (

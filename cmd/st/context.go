@@ -9,12 +9,11 @@ type contextCmd struct {
 	Append contextAppendCmd `cmd:"" reads:"ST_ROOT ST_AGENT XDG_STATE_HOME" help:"record one decision and why in decisions/"`
 }
 
-func init() {
-	groups["context"] = group{
-		noVerbCode:  exitUsage,
-		unknown:     func(_ *app, v string) string { return fmt.Sprintf("st context: unknown subcommand: %s\n\n", v) },
-		unknownCode: exitUsage,
-	}
+// contextGroup is how `st context` reacts to a missing or unknown sub-verb.
+var contextGroup = group{
+	noVerbCode:  exitUsage,
+	unknown:     func(_ *app, v string) string { return fmt.Sprintf("st context: unknown subcommand: %s\n\n", v) },
+	unknownCode: exitUsage,
 }
 
 // The verbs' own --help prints the group usage (upstream rejects it).

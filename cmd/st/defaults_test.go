@@ -28,7 +28,7 @@ var statedDefault = regexp.MustCompile(`\(default ([^:)][^)]*)\)`)
 // text stating a default this test does not know (add it to the table).
 func TestHelpDefaults(t *testing.T) {
 	a := newApp([]string{"st"}, nil, io.Discard, io.Discard, func(string) (string, bool) { return "", false })
-	client, err := checkFamily(nil, installFamilies)
+	client, err := checkFamily(nil, installFamilies())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func (a *app) dispatch() error {
 }
 
 func newParser(a *app, grammar any) (*kong.Kong, error) {
-	return kong.New(grammar, kong.Name(a.name), kong.NoDefaultHelp(), helpDefaults,
+	return kong.New(grammar, kong.Name(a.name), kong.NoDefaultHelp(), helpDefaults(),
 		kong.Exit(func(int) {}), kong.Writers(a.stdout, a.stderr))
 }
 
@@ -97,7 +97,7 @@ func (a *app) walk(parser *kong.Kong, node *kong.Node, path, args []string) erro
 	if node.Leaf() {
 		return a.runLeaf(parser, node, path, args)
 	}
-	g := groups[node.Name]
+	g := groupFor(node.Name)
 	if len(args) == 0 {
 		if node.DefaultCmd != nil {
 			return a.walk(parser, node.DefaultCmd, append(path, node.DefaultCmd.Name), args)
@@ -266,8 +266,33 @@ type group struct {
 	unknownCode int
 }
 
-// groups is filled by the files that define group commands.
-var groups = map[string]group{}
+// groupFor is the group of the verb name; the zero group for a verb
+// without sub-verbs. A switch over values set at compile time rather
+// than a map filled by each file's init: every init is code and memory
+// touched at each start, whatever the command.
+func groupFor(name string) group {
+	switch name {
+	case "completions":
+		return completionsGroup
+	case "context":
+		return contextGroup
+	case "events":
+		return eventsGroup
+	case "gc":
+		return gcGroup
+	case "hook":
+		return hookGroup
+	case "hooks":
+		return hooksGroup
+	case "message":
+		return messageGroup
+	case "resource":
+		return resourceGroup
+	case "trace":
+		return traceGroup
+	}
+	return group{}
+}
 
 // version is the module version and short VCS revision from build info.
 func version() string {

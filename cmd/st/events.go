@@ -7,9 +7,8 @@ type eventsCmd struct {
 	Prune eventsPruneCmd `cmd:"" reads:"ST_ROOT" help:"delete event logs older than a duration"`
 }
 
-func init() {
-	groups["events"] = group{}
-}
+// eventsGroup is how `st events` reacts to a missing or unknown sub-verb.
+var eventsGroup = group{}
 
 // Help is events' paragraph.
 func (eventsCmd) Help() string {

@@ -6,16 +6,15 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/internal/lazyre"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/peersync"
 )
@@ -25,12 +24,11 @@ type gcCmd struct {
 	Serve gcServeCmd `cmd:"" reads:"ST_ROOT" help:"sweep the store on an interval" extra:"unknown flag: %s"`
 }
 
-func init() {
-	groups["gc"] = group{
-		noVerbCode:  exitError,
-		unknown:     func(_ *app, v string) string { return "unknown subcommand: " + v + "\n" },
-		unknownCode: exitError,
-	}
+// gcGroup is how `st gc` reacts to a missing or unknown sub-verb.
+var gcGroup = group{
+	noVerbCode:  exitError,
+	unknown:     func(_ *app, v string) string { return "unknown subcommand: " + v + "\n" },
+	unknownCode: exitError,
 }
 
 // gc serve timing: the default cadence, and a floor so a tiny interval
@@ -121,9 +119,7 @@ func removeTemps(root string) int {
 
 // jsDecimal is the decimal literal JavaScript's Number() accepts,
 // compiled on first use: package-level regexps cost every start-up.
-var jsDecimal = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[+-]?(Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)$`)
-})
+var jsDecimal = lazyre.Regexp{Expr: `^[+-]?(Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)$`}
 
 // jsNumber converts s like JavaScript's Number(s): surrounding
 // whitespace is ignored, "" is 0, 0x/0o/0b integers and Infinity are
@@ -143,7 +139,7 @@ func jsNumber(s string) (float64, bool) {
 			return float64(n), true
 		}
 	}
-	if !jsDecimal().MatchString(s) {
+	if !jsDecimal.Get().MatchString(s) {
 		return 0, false
 	}
 	if strings.HasSuffix(s, "Infinity") {

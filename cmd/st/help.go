@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/smalltalk-go/st/internal/lazyre"
 )
 
 // Every help text, the completion scripts and docs/cli.md are rendered
@@ -32,7 +32,7 @@ type example struct{ what, cmd string }
 
 // stWord matches "st" where an example runs it. Compiled on first use
 // only: help is rare, start-up is not.
-var stWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[\s(|;&])st(\s|$)`) })
+var stWord = lazyre.Regexp{Expr: `(^|[\s(|;&])st(\s|$)`}
 
 // exampler is implemented by every verb.
 type exampler interface{ examples() []example }
@@ -360,7 +360,7 @@ func exampleCmd(name, cmd string) string {
 	if name == "st" {
 		return cmd
 	}
-	return stWord().ReplaceAllString(cmd, "${1}"+name+"$2")
+	return stWord.Get().ReplaceAllString(cmd, "${1}"+name+"$2")
 }
 
 // sentence capitalises a one-line help and ends it with a period.

@@ -48,12 +48,11 @@ type hookCmd struct {
 	GitPreCommit hookGitPreCommitCmd `cmd:"" loose:"" reads:"ST_ROOT ST_AGENT ST_HOOK_TIMEOUT_MS" help:"git pre-commit: refuse a commit touching another agent's reservation"`
 }
 
-func init() {
-	groups["hook"] = group{
-		noVerbCode:  exitError,
-		unknown:     func(a *app, v string) string { return fmt.Sprintf("%s hook: unknown event: %s\n\n", a.name, v) },
-		unknownCode: exitError,
-	}
+// hookGroup is how `st hook` reacts to a missing or unknown sub-verb.
+var hookGroup = group{
+	noVerbCode:  exitError,
+	unknown:     func(a *app, v string) string { return fmt.Sprintf("%s hook: unknown event: %s\n\n", a.name, v) },
+	unknownCode: exitError,
 }
 
 type hookSessionStartCmd struct {

@@ -19,14 +19,13 @@ type hooksCmd struct {
 	Doctor    hooksDoctorCmd    `cmd:"" reads:"ST_ROOT ST_AGENT HOME" help:"check the installed hooks, the store and the agent name, and run each hook once"`
 }
 
-func init() {
-	// Upstream: no sub → usage rc 1; unknown sub → unprefixed
-	// "unknown subcommand: X" + usage, rc 1 (st-compat.md §6.17).
-	groups["hooks"] = group{
-		noVerbCode:  exitError,
-		unknown:     func(_ *app, v string) string { return fmt.Sprintf("unknown subcommand: %s\n", v) },
-		unknownCode: exitError,
-	}
+// hooksGroup is how `st hooks` reacts to a missing or unknown sub-verb.
+// Upstream: no sub → usage rc 1; unknown sub → unprefixed
+// "unknown subcommand: X" + usage, rc 1 (st-compat.md §6.17).
+var hooksGroup = group{
+	noVerbCode:  exitError,
+	unknown:     func(_ *app, v string) string { return fmt.Sprintf("unknown subcommand: %s\n", v) },
+	unknownCode: exitError,
 }
 
 type hooksPathCmd struct {

@@ -23,7 +23,7 @@ type hooksUninstallCmd hooksInstallCmd
 
 // installFamilies are the clients install, uninstall and init take: the
 // rows of wiring.Clients.
-var installFamilies = wiring.ClientFamilies()
+func installFamilies() []string { return wiring.ClientFamilies() }
 
 func (c *hooksInstallCmd) Run(a *app) error {
 	return a.changeSettings((*hooksInstallCmd)(c), true)
@@ -38,7 +38,7 @@ func (a *app) changeSettings(c *hooksInstallCmd, install bool) error {
 	if c.For != nil && *c.For == gitFamily {
 		return a.changeGitGuard(install, c.DryRun) // hooks_git.go
 	}
-	family, err := checkFamily(c.For, installFamilies)
+	family, err := checkFamily(c.For, installFamilies())
 	if err != nil {
 		return err
 	}

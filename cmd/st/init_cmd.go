@@ -31,7 +31,7 @@ type initCmd struct {
 const mcpFile = ".mcp.json"
 
 func (c *initCmd) Run(a *app) error {
-	family, err := checkFamily(c.For, installFamilies)
+	family, err := checkFamily(c.For, installFamilies())
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,10 @@ package main
 import (
 	"os"
 	"runtime/debug"
+
+	// Grows the main goroutine's stack once, early: fewer page faults
+	// at every start (see the package).
+	_ "github.com/smalltalk-go/st/internal/stackstart"
 )
 
 func main() {

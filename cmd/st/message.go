@@ -14,12 +14,11 @@ type messageCmd struct {
 	Ack     messageAckCmd     `cmd:"" reads:"ST_ROOT ST_AGENT" help:"acknowledge a message that asks for it"`
 }
 
-func init() {
-	groups["message"] = group{
-		noVerbCode:  exitUsage,
-		unknown:     func(a *app, v string) string { return fmt.Sprintf("%s message: unknown subcommand: %s\n\n", a.name, v) },
-		unknownCode: exitUsage,
-	}
+// messageGroup is how `st message` reacts to a missing or unknown sub-verb.
+var messageGroup = group{
+	noVerbCode:  exitUsage,
+	unknown:     func(a *app, v string) string { return fmt.Sprintf("%s message: unknown subcommand: %s\n\n", a.name, v) },
+	unknownCode: exitUsage,
 }
 
 // Help is the message group's paragraph.

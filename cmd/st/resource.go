@@ -19,14 +19,13 @@ type resourceCmd struct {
 	Rm   resourceRmCmd   `cmd:"" aliases:"remove" reads:"ST_ROOT ST_AGENT" help:"withdraw one of your published URLs"`
 }
 
-func init() {
-	groups["resource"] = group{
-		noVerbCode: exitUsage,
-		unknown: func(a *app, v string) string {
-			return fmt.Sprintf("%s resource: unknown subcommand: %s\n\n", a.name, v)
-		},
-		unknownCode: exitUsage,
-	}
+// resourceGroup is how `st resource` reacts to a missing or unknown sub-verb.
+var resourceGroup = group{
+	noVerbCode: exitUsage,
+	unknown: func(a *app, v string) string {
+		return fmt.Sprintf("%s resource: unknown subcommand: %s\n\n", a.name, v)
+	},
+	unknownCode: exitUsage,
 }
 
 // Every sub-verb's --help prints the group help.

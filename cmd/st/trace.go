@@ -16,9 +16,8 @@ type traceCmd struct {
 	Export traceExportCmd `cmd:"" reads:"ST_ROOT ST_AGENT OTEL_EXPORTER_OTLP_ENDPOINT OTEL_EXPORTER_OTLP_TRACES_ENDPOINT OTEL_EXPORTER_OTLP_HEADERS OTEL_SERVICE_NAME CLAUDE_CONFIG_DIR PATH" help:"send finished sessions to an OpenTelemetry backend as traces"`
 }
 
-func init() {
-	groups["trace"] = group{}
-}
+// traceGroup is how `st trace` reacts to a missing or unknown sub-verb.
+var traceGroup = group{}
 
 // defaultTraceSince is how far back a bare `st trace export` looks for
 // ended sessions not sent yet.

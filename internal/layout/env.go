@@ -24,15 +24,20 @@ func NewEnv(lookup func(string) (string, bool), notices io.Writer) *Env {
 	return &Env{lookup: withPluginOptions(lookup), Notices: notices, noticed: map[string]bool{}}
 }
 
-// PluginOptionVars are the variables through which the st plugins pass
+// PluginOptionVars returns the variables through which the st plugins pass
 // the agent and the store their user set as an option, by the variable
 // st reads: ST_PLUGIN_* where the plugin names the variable itself (its
 // MCP server's environment, Gemini CLI's extension settings), and
 // CLAUDE_PLUGIN_OPTION_* as Claude Code exports its plugin options to
-// hooks.
-var PluginOptionVars = map[string][]string{
-	"ST_AGENT": {"ST_PLUGIN_AGENT", "CLAUDE_PLUGIN_OPTION_AGENT"},
-	"ST_ROOT":  {"ST_PLUGIN_ROOT", "CLAUDE_PLUGIN_OPTION_ROOT"},
+// hooks. A switch: a package-level map is built at every st start.
+func PluginOptionVars(key string) []string {
+	switch key {
+	case "ST_AGENT":
+		return []string{"ST_PLUGIN_AGENT", "CLAUDE_PLUGIN_OPTION_AGENT"}
+	case "ST_ROOT":
+		return []string{"ST_PLUGIN_ROOT", "CLAUDE_PLUGIN_OPTION_ROOT"}
+	}
+	return nil
 }
 
 func withPluginOptions(lookup func(string) (string, bool)) func(string) (string, bool) {
@@ -41,7 +46,7 @@ func withPluginOptions(lookup func(string) (string, bool)) func(string) (string,
 		if v != "" {
 			return v, ok
 		}
-		for _, alt := range PluginOptionVars[key] {
+		for _, alt := range PluginOptionVars(key) {
 			if a, _ := lookup(alt); a != "" {
 				return a, true
 			}

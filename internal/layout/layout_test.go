@@ -83,7 +83,7 @@ func FuzzValidAgent(f *testing.F) {
 		if filepath.Base(name) != name || filepath.Clean(name) != name || !filepath.IsLocal(name) {
 			t.Fatalf("%q is not a single clean local path element", name)
 		}
-		if strings.ToLower(name) != name || reserved[name] {
+		if strings.ToLower(name) != name || reserved(name) {
 			t.Fatalf("accepted %q", name)
 		}
 	})

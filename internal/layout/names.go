@@ -6,17 +6,22 @@ package layout
 
 import "github.com/smalltalk-go/st/internal/sterr"
 
-// reserved names can never be agents: they are folder or state words.
-var reserved = map[string]bool{
-	"inbox": true, "archive": true, "resources": true, "status": true, "name": true,
-	"offline": true, "available": true, "busy": true, "away": true, "dnd": true,
-	"unknown": true, "members": true, "agents": true, "overview": true,
+// reserved reports whether name can never be an agent: it is a folder or
+// state word.
+func reserved(name string) bool {
+	switch name {
+	case "inbox", "archive", "resources", "status", "name",
+		"offline", "available", "busy", "away", "dnd",
+		"unknown", "members", "agents", "overview":
+		return true
+	}
+	return false
 }
 
 // ValidAgent reports whether name matches ^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$
 // and is not reserved. Such a name is always a single safe path element.
 func ValidAgent(name string) bool {
-	if name == "" || reserved[name] {
+	if name == "" || reserved(name) {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
