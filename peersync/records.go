@@ -15,15 +15,16 @@ import (
 // which copy of a file stands without a clock:
 //
 //   - a push sends a host's own record after its files (pushRecord);
-//   - a pull reads the peer's records before its files (pulledRecords),
+//   - a pull reads the peer's records before its files (readPeerRecords),
 //     takes an owner's rewritten files only when the peer's record of
 //     that owner is newer than the one here (newerRecords, pullState),
 //     and installs those records only once the files are in
 //     (takeRecords).
 //
-// So a pull never writes a copy it would have to take back: the old
-// put-back showed a peer's older copy to readers for the moment between
-// rsync's rename and settle's.
+// So a pull never writes a copy it would have to take back: when a pull
+// took every file and settle put back the ones that stood, a reader
+// between rsync's rename and settle's saw the peer's copy, then this
+// host's again (a state going forward and back).
 
 // incomingDir holds, under the root, the records a pull fetched until
 // the files they speak for are in. It starts with a dot and no transfer
