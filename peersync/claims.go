@@ -29,27 +29,29 @@ func (s *Syncer) learnClaims(from, target string) (*pulledRecords, error) {
 // fetchRecords copies the top of the peer's fleet.Dir (its hosts'
 // current records and tombstones, a few small files; not the legacy
 // per-host folders) into dir/fleet.Dir over the same transport as the
-// transfer, and opens dir. A fetch that fails returns nil: quietly when
-// the peer has no records yet (a fresh peer, rsync exit 23), with a line
-// otherwise; stopped says the deadline or a stop ended it.
-func (s *Syncer) fetchRecords(stage, target, dir string) (t *fsutil.Tree, stopped bool, stderr string) {
+// transfer, and reads them. A fetch that fails reads none (ok false):
+// quietly when the peer has no records yet (a fresh peer, rsync exit
+// 23), with a line otherwise; stopped says the deadline or a stop ended
+// it.
+func (s *Syncer) fetchRecords(stage, target, dir string) (recs map[string]fleet.Record, ok, stopped bool, stderr string) {
 	args := []string{"--exclude=/*/"}
 	code, stderr := s.rsync(target+fleet.Dir+"/", dir+"/"+fleet.Dir+"/", rsyncState{args: args})
 	switch code {
 	case 0:
 	case -1:
-		return nil, true, stderr
+		return nil, false, true, stderr
 	case 23:
-		return nil, false, ""
+		return nil, false, false, ""
 	default:
 		fmt.Fprintf(s.Log, "# %s: no host records read from %s (rsync exit %d): going on with the ones known here\n", stage, target, code)
-		return nil, false, ""
+		return nil, false, false, ""
 	}
 	t, err := fsutil.Open(dir)
 	if err != nil {
-		return nil, false, ""
+		return nil, false, false, ""
 	}
-	return t, false, ""
+	defer t.Close()
+	return fleet.Records(t), true, false, ""
 }
 
 // withNewer is recs with each other host's record replaced by the one

@@ -54,18 +54,17 @@ func (s *Syncer) readPeerRecords(stage, from, to, target string) (*pulledRecords
 	if err != nil {
 		return out, nil
 	}
-	t, stopped, stderr := s.fetchRecords(stage, target, dir)
-	if stopped {
+	recs, ok, stopped, stderr := s.fetchRecords(stage, target, dir)
+	if !ok {
 		_ = os.RemoveAll(dir) // a temp folder: nothing to report
+	}
+	if stopped {
 		fmt.Fprintf(s.Log, "# %s: %s -> %s\n", stage, from, to)
 		return out, s.failure(stage, from, to, -1, stderr)
 	}
-	if t == nil {
-		_ = os.RemoveAll(dir)
-		return out, nil
+	if ok {
+		out.dir, out.recs = dir, recs
 	}
-	defer t.Close()
-	out.dir, out.recs = dir, fleet.Records(t)
 	return out, nil
 }
 
