@@ -41,18 +41,28 @@ func TestPullTakesOwnedFilesOnlyWithTheirRecord(t *testing.T) {
 	if _, now := c.read("bob"); now != "bob v1\n" {
 		t.Fatalf("hostc holds bob's now.md %q after the first pull", now)
 	}
-	const rel = "bob/context/now.md"
-	before := changed(t, c, rel)
-	if err := os.WriteFile(filepath.Join(hub.root, rel), []byte("bob v2 (ahead of its record)\n"), 0o666); err != nil {
-		t.Fatal(err)
+	// Every kind of rewritten file: one replaced whole, one appended to.
+	rels := map[string]string{
+		"bob/context/now.md":  "bob v2 (ahead of its record)\n",
+		"bob/status":          "dnd\n",
+		"bob/events/s1.jsonl": "{\"now\":\"bob v1\\n\"}\n{\"now\":\"bob v2\"}\n",
+	}
+	before := map[string]time.Time{}
+	for rel, ahead := range rels {
+		before[rel] = changed(t, c, rel)
+		if err := os.WriteFile(filepath.Join(hub.root, rel), []byte(ahead), 0o666); err != nil {
+			t.Fatal(err)
+		}
 	}
 	time.Sleep(10 * time.Millisecond) // a rename now would move the change time
 	c.sync(false, localSpec, hub)
-	if _, now := c.read("bob"); now != "bob v1\n" {
-		t.Errorf("hostc took bob's now.md %q without hosta's newer record", now)
+	if state, now := c.read("bob"); state != "busy" || now != "bob v1\n" {
+		t.Errorf("hostc took bob's %q %q without hosta's newer record", state, now)
 	}
-	if after := changed(t, c, rel); !after.Equal(before) {
-		t.Errorf("the pull replaced hostc's copy of bob's now.md (changed %v, before %v) and put it back", after, before)
+	for rel := range rels {
+		if after := changed(t, c, rel); !after.Equal(before[rel]) {
+			t.Errorf("the pull replaced hostc's copy of %s (changed %v, before %v) and put it back", rel, after, before[rel])
+		}
 	}
 
 	a.writeAs("bob", "dnd", "bob v3\n")
@@ -90,23 +100,13 @@ func TestAllReadsThePeersRecordsOnce(t *testing.T) {
 	a := newHost(t, "hosta", 0)
 	a.s.ConfigDir = writePeers(t, "hub: local:"+hub.root+"\n")
 	a.writeAs("alice", "busy", "alice v1\n")
-	bin := t.TempDir()
-	calls := filepath.Join(bin, "calls")
-	real, err := exec.LookPath("rsync")
-	if err != nil {
-		t.Skip("rsync not installed")
-	}
-	script := "#!/bin/sh\necho x >> " + calls + "\nexec " + real + " \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "rsync"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	a.s.PathEnv = bin
+	var calls string
+	a.s.PathEnv, calls = recordRsync(t)
 	if err := a.s.All(""); err != nil {
 		t.Fatalf("sync --all: %v\n%s", err, a.log)
 	}
-	data, _ := os.ReadFile(calls)
-	if n := strings.Count(string(data), "x"); n != 4 {
-		t.Errorf("one round ran rsync %d times, want 4:\n%s", n, a.log)
+	if runs := runsOf(t, calls); len(runs) != 4 {
+		t.Errorf("one round ran rsync %d times, want 4:\n%s", len(runs), strings.Join(runs, "\n"))
 	}
 	if state, now := a.read("bob"); state != "busy" || now != "bob v1\n" {
 		t.Errorf("hosta holds bob %q %q after the round, want hostb's", state, now)
@@ -119,29 +119,15 @@ func TestAllReadsThePeersRecordsOnce(t *testing.T) {
 // A transfer that yields (serve's rounds) runs rsync at nice 10 and asks
 // the peer's rsync to run so too; any other runs at the caller's.
 func TestYieldingTransferRunsNiced(t *testing.T) {
-	real, err := exec.LookPath("rsync")
-	if err != nil {
-		t.Skip("rsync not installed")
-	}
-	nice, err := exec.LookPath("nice")
-	if err != nil {
-		t.Skip("nice not installed")
-	}
 	hub := newHost(t, "hub", 0)
 	for _, yield := range []bool{false, true} {
 		a := newHost(t, "hosta", 0)
 		a.writeAs("alice", "busy", "alice v1\n")
-		bin := t.TempDir()
-		calls := filepath.Join(bin, "calls")
-		script := "#!/bin/sh\necho \"$(cut -d' ' -f19 /proc/$$/stat) $*\" >> " + calls + "\nexec " + real + " \"$@\"\n"
-		if err := os.WriteFile(filepath.Join(bin, "rsync"), []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		a.s.PathEnv = bin + string(os.PathListSeparator) + filepath.Dir(nice)
+		var calls string
+		a.s.PathEnv, calls = recordRsync(t)
 		a.s.Yield = yield
 		a.sync(true, localSpec, hub)
-		data, _ := os.ReadFile(calls)
-		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		lines := runsOf(t, calls)
 		for _, l := range lines {
 			niced := strings.HasPrefix(l, "10 ") && strings.Contains(l, "--rsync-path=nice -n 10 rsync")
 			if niced != yield || !yield && !strings.HasPrefix(l, "0 ") {
@@ -152,4 +138,36 @@ func TestYieldingTransferRunsNiced(t *testing.T) {
 			t.Errorf("yield %v: %d rsync runs, want the push's three", yield, len(lines))
 		}
 	}
+}
+
+// recordRsync puts an rsync first on a Syncer's PATH (the folder it
+// returns, then nice's) that notes each run in the file it returns, as
+// a line of "<niceness> <arguments>", and runs the real rsync.
+func recordRsync(t *testing.T) (pathEnv, calls string) {
+	t.Helper()
+	real, err := exec.LookPath("rsync")
+	if err != nil {
+		t.Skip("rsync not installed")
+	}
+	nice, err := exec.LookPath("nice")
+	if err != nil {
+		t.Skip("nice not installed")
+	}
+	bin := t.TempDir()
+	calls = filepath.Join(bin, "calls")
+	script := "#!/bin/sh\necho \"$(cut -d' ' -f19 /proc/$$/stat) $*\" >> " + calls + "\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "rsync"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin + string(os.PathListSeparator) + filepath.Dir(nice), calls
+}
+
+// runsOf returns the runs recordRsync noted.
+func runsOf(t *testing.T, calls string) []string {
+	t.Helper()
+	data, err := os.ReadFile(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(string(data)), "\n")
 }
