@@ -120,14 +120,20 @@ func (t *Tree) sharedLock(ctx context.Context, key string) (func(), error) {
 }
 
 // flockFile takes f's exclusive flock, waiting up to LockTimeout or until
-// ctx ends; closing f (the returned function) releases it, on every host.
+// ctx ends. The returned function unlocks and closes f: an explicit unlock
+// is answered before it returns, where the release a close implies is
+// sent without waiting on FUSE mounts such as GlusterFS, so a waiter
+// through another mount could still be refused for a moment after it.
 func flockFile(ctx context.Context, f *os.File, path string) (func(), error) {
 	ctx, cancel := context.WithTimeout(ctx, LockTimeout)
 	defer cancel()
 	for {
 		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
 		if err == nil {
-			return func() { closeQuietly(f) }, nil
+			return func() {
+				_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
+				closeQuietly(f)
+			}, nil
 		}
 		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
 			closeQuietly(f)
