@@ -11,8 +11,8 @@ import (
 	"github.com/smalltalk-go/st/internal/jsstr"
 )
 
-// tapTransport wraps the stdio transport and keeps its connection, so
-// that the server can send notifications the SDK has no method for.
+// tapTransport keeps the client's connection, so that the server can
+// send notifications the SDK has no method for.
 //
 // The SDK only sends the notifications of the MCP specification; its
 // sending path looks each method up in a fixed table and refuses any
@@ -22,22 +22,15 @@ import (
 // called concurrently, so these frames interleave safely with the SDK's
 // own replies.
 type tapTransport struct {
-	inner mcp.Transport
-	held  *heldResults // structured contents to put back into replies
-	mu    sync.Mutex
-	conn  mcp.Connection
+	mu   sync.Mutex
+	conn mcp.Connection
 }
 
-func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := t.inner.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	c = newDrainConn(stringifyConn{c, t.held})
+// connect sets the connection notifications go to.
+func (t *tapTransport) connect(c mcp.Connection) {
 	t.mu.Lock()
 	t.conn = c
 	t.mu.Unlock()
-	return c, nil
 }
 
 // stringifyConn makes the SDK's replies escape strings like
