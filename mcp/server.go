@@ -289,7 +289,7 @@ func (s *server) offline() {
 		// stale and reads as unknown, which is the truth.
 		_ = t.MkdirAll(s.cfg.Agent)
 		s.recordEnd(t)
-		_ = status.Set(t, s.cfg.Agent, "offline")
+		_ = status.SetAtExit(t, s.cfg.Agent, "offline")
 	})
 }
 
