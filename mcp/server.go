@@ -113,8 +113,8 @@ func (c *Config) defaults() {
 // server is one running `st mcp`.
 type server struct {
 	cfg      Config
-	mcp      *mcp.Server
-	tap      *tapTransport
+	mcp      *mcp.Server    // built at the first message the front leaves to it (front.go)
+	client   mcp.Connection // replies and notifications go here; set before any is sent
 	stdio    *lineTransport
 	held     *heldResults  // set when the transport puts held results back
 	ready    chan struct{} // closed once the client has finished its handshake
@@ -138,7 +138,7 @@ func newServer(cfg Config) *server {
 // idleServer returns the server without its SDK server.
 func idleServer(cfg Config) *server {
 	cfg.defaults()
-	return &server{cfg: cfg, ready: make(chan struct{}), tap: &tapTransport{}}
+	return &server{cfg: cfg, ready: make(chan struct{})}
 }
 
 // build makes the SDK server and registers the tools.
@@ -198,11 +198,14 @@ func (s *server) readyWhenInitialized(next mcp.MethodHandler) mcp.MethodHandler 
 // Run serves one client over cfg.In/cfg.Out until the client goes away
 // or ctx ends, then writes "offline" for the agent. It returns nil on
 // every orderly shutdown, and why the transport failed otherwise (a
-// frame over MaxFrame, stdin or stdout failing).
+// frame over MaxFrame, stdin or stdout failing). Outside channel mode the
+// SDK server is built only when the client sends more than the opening
+// (front.go).
 func Run(ctx context.Context, cfg Config) error {
 	return idleServer(cfg).run(ctx)
 }
 
+// run is Run on a server not yet built.
 func (s *server) run(ctx context.Context) error {
 	defer s.offline()
 	if ctx.Err() != nil {
@@ -213,7 +216,7 @@ func (s *server) run(ctx context.Context) error {
 	line := s.stdio.open()
 	replay := &replayConn{Connection: stringifyConn{line, s.held}}
 	conn := newDrainConn(replay)
-	s.tap.connect(conn)
+	s.client = conn
 	bg, stop := context.WithCancel(ctx)
 	var refreshing sync.WaitGroup
 	refreshing.Go(func() { s.refreshLoop(bg) })

@@ -15,7 +15,6 @@ import (
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/smalltalk-go/st/internal/jsstr"
 )
@@ -55,10 +54,6 @@ type lineTransport struct {
 
 	mu   sync.Mutex
 	conn *lineConn
-}
-
-func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
-	return t.open(), nil
 }
 
 // open starts reading the client's lines.
