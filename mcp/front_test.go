@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"go/format"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,18 +70,7 @@ func TestFrontGenerated(t *testing.T) {
 		}
 		initialize[v], toolsList = init, list
 	}
-	src := frontSource(initialize, toolsList)
-	if *updateSchemas {
-		if err := os.WriteFile(frontFile, src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	have, err := os.ReadFile(frontFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(have, src) {
+	if !generated(t, frontFile, frontSource(initialize, toolsList)) {
 		t.Errorf("%s differs from the SDK's answers: run go generate ./mcp", frontFile)
 	}
 }
