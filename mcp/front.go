@@ -12,12 +12,12 @@ import (
 
 // The front answers a session's opening, initialize and tools/list, from
 // bytes made at build time (front_gen.go), and builds the SDK server only
-// at the first other message. Most sessions a client starts only list the
-// tools (Claude Code and Codex start every configured server to learn
-// them); building the SDK server, its 18 tools and its JSON-RPC
-// connection for that took more than half of st-mcp's start. The bytes
-// are the SDK's own answers for each protocol revision it supports, which
-// TestFrontGenerated checks, so a client cannot tell the two apart.
+// at the first other message. A client starts the server and lists its
+// tools at every session's start, whether or not it calls one; building
+// the SDK server, its 18 tools and its JSON-RPC connection for that was a
+// third of st-mcp's time from exec to exit (docs/performance.md). The
+// bytes are the SDK's own answers for each protocol revision it supports,
+// which TestFrontGenerated checks, so a client cannot tell the two apart.
 //
 // When the SDK takes over, the opening is replayed into it in process:
 // the initialize request (under a private id, its reply dropped) and the
