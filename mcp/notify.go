@@ -3,42 +3,12 @@ package mcp
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/smalltalk-go/st/internal/jsstr"
 )
-
-// tapTransport wraps the stdio transport and keeps its connection, so
-// that the server can send notifications the SDK has no method for.
-//
-// The SDK only sends the notifications of the MCP specification; its
-// sending path looks each method up in a fixed table and refuses any
-// other. notifications/claude/channel is a Claude Code extension, so it
-// is written straight onto the connection as a JSON-RPC notification
-// (a request without an id). mcp.Connection documents that Write may be
-// called concurrently, so these frames interleave safely with the SDK's
-// own replies.
-type tapTransport struct {
-	inner mcp.Transport
-	held  *heldResults // structured contents to put back into replies
-	mu    sync.Mutex
-	conn  mcp.Connection
-}
-
-func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := t.inner.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	c = newDrainConn(stringifyConn{c, t.held})
-	t.mu.Lock()
-	t.conn = c
-	t.mu.Unlock()
-	return c, nil
-}
 
 // stringifyConn makes the SDK's replies escape strings like
 // JSON.stringify (st-compat.md §6.0): encoding/json writes <, >, &,
@@ -66,11 +36,16 @@ func (c stringifyConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 var errNotConnected = errors.New("not connected")
 
 // notify sends one notification with params marshalled like
-// JSON.stringify.
-func (t *tapTransport) notify(ctx context.Context, method string, params any) error {
-	t.mu.Lock()
-	c := t.conn
-	t.mu.Unlock()
+// JSON.stringify, straight onto the client's connection.
+//
+// The SDK only sends the notifications of the MCP specification; its
+// sending path looks each method up in a fixed table and refuses any
+// other. notifications/claude/channel is a Claude Code extension, so it
+// is written as a JSON-RPC notification (a request without an id).
+// mcp.Connection documents that Write may be called concurrently, so
+// these frames interleave safely with the SDK's own replies.
+func (s *server) notify(ctx context.Context, method string, params any) error {
+	c := s.client
 	if c == nil {
 		return errNotConnected
 	}
@@ -118,5 +93,5 @@ func (s *server) sendFrame(ctx context.Context, f frame) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	return s.tap.notify(ctx, channelMethod, f)
+	return s.notify(ctx, channelMethod, f)
 }

@@ -25,23 +25,29 @@ func TestToolSchemasGenerated(t *testing.T) {
 	for _, channel := range []bool{false, true} {
 		newServer(Config{Root: t.TempDir(), Agent: "alice", Channel: channel, inferred: inferred})
 	}
-	src := schemasSource(inferred)
+	if !generated(t, schemasFile, schemasSource(inferred)) {
+		t.Errorf("%s is out of date with the tools' types: run go generate ./mcp", schemasFile)
+	}
+	if len(toolSchemas) != len(inferred) && !*updateSchemas {
+		t.Errorf("%d tools have generated schemas, %d are registered", len(toolSchemas), len(inferred))
+	}
+}
+
+// generated reports whether file holds src; with -update-schemas it
+// writes src there instead.
+func generated(t *testing.T, file string, src []byte) bool {
+	t.Helper()
 	if *updateSchemas {
-		if err := os.WriteFile(schemasFile, src, 0o644); err != nil {
+		if err := os.WriteFile(file, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return
+		return true
 	}
-	have, err := os.ReadFile(schemasFile)
+	have, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(have, src) {
-		t.Errorf("%s is out of date with the tools' types: run go generate ./mcp", schemasFile)
-	}
-	if len(toolSchemas) != len(inferred) {
-		t.Errorf("%d tools have generated schemas, %d are registered", len(toolSchemas), len(inferred))
-	}
+	return bytes.Equal(have, src)
 }
 
 // schemasSource is schemas_gen.go for the inferred schemas.

@@ -80,6 +80,10 @@ type Config struct {
 	// types at registration and collected there, instead of read from
 	// toolSchemas (how schemas_gen.go is written).
 	inferred map[string][2]string
+
+	// noFront has the SDK answer the opening too, as it does in channel
+	// mode: how the front's answers are made and checked (front_test.go).
+	noFront bool
 }
 
 func (c *Config) defaults() {
@@ -109,8 +113,8 @@ func (c *Config) defaults() {
 // server is one running `st mcp`.
 type server struct {
 	cfg      Config
-	mcp      *mcp.Server
-	tap      *tapTransport
+	mcp      *mcp.Server    // built at the first message the front leaves to it (front.go)
+	client   mcp.Connection // replies and notifications go here; set before any is sent
 	stdio    *lineTransport
 	held     *heldResults  // set when the transport puts held results back
 	ready    chan struct{} // closed once the client has finished its handshake
@@ -123,15 +127,28 @@ type server struct {
 	calls calls    // the tool calls being served, waited for at shutdown (calls.go)
 }
 
+// newServer returns the server with its SDK server built, as Run builds
+// it when a session needs more than the front (front.go).
 func newServer(cfg Config) *server {
+	s := idleServer(cfg)
+	s.build()
+	return s
+}
+
+// idleServer returns the server without its SDK server.
+func idleServer(cfg Config) *server {
 	cfg.defaults()
-	s := &server{cfg: cfg, ready: make(chan struct{})}
+	return &server{cfg: cfg, ready: make(chan struct{})}
+}
+
+// build makes the SDK server and registers the tools.
+func (s *server) build() {
 	// listChanged as the Node server says it: its SDK sets it on the
 	// first registered tool.
 	opts := &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	}
-	if cfg.Channel {
+	if s.cfg.Channel {
 		opts.Capabilities.Experimental = map[string]any{"claude/channel": map[string]any{}}
 		opts.Instructions = Instructions
 		opts.SupportedProtocolVersions = handshakeVersions()
@@ -139,7 +156,6 @@ func newServer(cfg Config) *server {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, opts)
 	s.mcp.AddReceivingMiddleware(s.readyWhenInitialized)
 	s.addTools()
-	return s
 }
 
 // modernProtocol is the first MCP revision without the initialize
@@ -182,20 +198,25 @@ func (s *server) readyWhenInitialized(next mcp.MethodHandler) mcp.MethodHandler 
 // Run serves one client over cfg.In/cfg.Out until the client goes away
 // or ctx ends, then writes "offline" for the agent. It returns nil on
 // every orderly shutdown, and why the transport failed otherwise (a
-// frame over MaxFrame, stdin or stdout failing).
+// frame over MaxFrame, stdin or stdout failing). Outside channel mode the
+// SDK server is built only when the client sends more than the opening
+// (front.go).
 func Run(ctx context.Context, cfg Config) error {
-	s := newServer(cfg)
+	return idleServer(cfg).run(ctx)
+}
+
+// run is Run on a server not yet built.
+func (s *server) run(ctx context.Context) error {
 	defer s.offline()
 	if ctx.Err() != nil {
 		return nil // a signal during start-up
 	}
 	s.stdio = &lineTransport{in: s.cfg.In, out: s.cfg.Out, maxFrame: s.cfg.MaxFrame}
 	s.held = &heldResults{}
-	s.tap = &tapTransport{inner: s.stdio, held: s.held}
-	ss, err := s.mcp.Connect(ctx, s.tap, nil)
-	if err != nil {
-		return err
-	}
+	line := s.stdio.open()
+	replay := &replayConn{Connection: stringifyConn{line, s.held}}
+	conn := newDrainConn(replay)
+	s.client = conn
 	bg, stop := context.WithCancel(ctx)
 	var refreshing sync.WaitGroup
 	refreshing.Go(func() { s.refreshLoop(bg) })
@@ -205,14 +226,31 @@ func Run(ctx context.Context, cfg Config) error {
 	if s.cfg.Channel {
 		go s.channelLoop(bg)
 	}
-	closed := make(chan struct{})
-	go func() {
-		_ = ss.Wait() // why it ended is s.stdio.Err(), returned below
-		close(closed)
-	}()
-	select {
-	case <-ctx.Done():
-	case <-closed:
+	// A channel pushes frames from the start and answers with its own
+	// capabilities and instructions: the SDK serves it from the first
+	// message. Otherwise the front answers the opening (front.go).
+	var ss *mcp.ServerSession
+	var err error
+	if s.cfg.Channel || s.cfg.noFront {
+		ss, err = s.serve(ctx, conn)
+	} else if replay.replay = s.front(ctx, line); replay.replay != nil {
+		ss, err = s.serve(ctx, conn)
+	}
+	if err != nil {
+		stop()
+		refreshing.Wait()
+		return err
+	}
+	if ss != nil {
+		closed := make(chan struct{})
+		go func() {
+			_ = ss.Wait() // why it ended is s.stdio.Err(), returned below
+			close(closed)
+		}()
+		select {
+		case <-ctx.Done():
+		case <-closed:
+		}
 	}
 	// Stop the refresh and let the running tool calls finish their
 	// writes before writing offline, so that none overwrites it or is cut
@@ -221,11 +259,21 @@ func Run(ctx context.Context, cfg Config) error {
 	refreshing.Wait()
 	s.calls.close(s.cfg.CallsGrace)
 	s.offline()
-	go func() { _ = ss.Close() }() // best effort: the process is about to exit
+	if ss != nil {
+		go func() { _ = ss.Close() }() // best effort: the process is about to exit
+	} else {
+		_ = conn.Close()
+	}
 	if ctx.Err() != nil {
 		return nil
 	}
 	return s.stdio.Err()
+}
+
+// serve builds the SDK server and connects it to the client.
+func (s *server) serve(ctx context.Context, conn *drainConn) (*mcp.ServerSession, error) {
+	s.build()
+	return s.mcp.Connect(ctx, connected{conn}, nil)
 }
 
 // offline writes "offline" once; an unused throwaway agent is removed
@@ -244,7 +292,7 @@ func (s *server) offline() {
 		// stale and reads as unknown, which is the truth.
 		_ = t.MkdirAll(s.cfg.Agent)
 		s.recordEnd(t)
-		_ = status.Set(t, s.cfg.Agent, "offline")
+		_ = status.SetAtExit(t, s.cfg.Agent, "offline")
 	})
 }
 

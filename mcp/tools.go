@@ -75,6 +75,7 @@ func (e effect) annotations(title string) *mcp.ToolAnnotations {
 // no output against OutputSchema on this path.
 //
 //go:generate go test -run ^TestToolSchemasGenerated$ -update-schemas
+//go:generate go test -run ^TestFrontGenerated$ -update-schemas
 func add[In, Out any](s *server, t tool[In, Out]) {
 	in, out := toolSchemas[t.name][0], toolSchemas[t.name][1]
 	if s.cfg.inferred != nil || in == "" {

@@ -15,7 +15,6 @@ import (
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/smalltalk-go/st/internal/jsstr"
 )
@@ -57,13 +56,14 @@ type lineTransport struct {
 	conn *lineConn
 }
 
-func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
+// open starts reading the client's lines.
+func (t *lineTransport) open() *lineConn {
 	c := &lineConn{out: t.out, frames: make(chan frameOrErr), closed: make(chan struct{})}
 	go c.readLines(t.in, t.maxFrame)
 	t.mu.Lock()
 	t.conn = c
 	t.mu.Unlock()
-	return c, nil
+	return c
 }
 
 // Err returns why the connection failed, or nil when it ended in order
@@ -155,25 +155,11 @@ func readLine(r *bufio.Reader, maxFrame int) ([]byte, error) {
 // answered with an error reply here and skipped.
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
-		var f frameOrErr
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-c.closed:
-			return nil, io.EOF
-		case f = <-c.frames:
+		line, err := c.readFrame(ctx)
+		if err != nil {
+			return nil, err
 		}
-		if f.err != nil {
-			var tooLarge errFrameTooLarge
-			switch {
-			case errors.As(f.err, &tooLarge):
-				c.fail(f.err)
-			case f.err != io.EOF:
-				c.fail(fmt.Errorf("reading from the client: %w", f.err))
-			}
-			return nil, f.err
-		}
-		msg, reply := decodeFrame(f.line)
+		msg, reply := decodeFrame(line)
 		if reply == nil {
 			return msg, nil
 		}
@@ -181,6 +167,29 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, err
 		}
 	}
+}
+
+// readFrame returns the next line from the client, not decoded.
+func (c *lineConn) readFrame(ctx context.Context) ([]byte, error) {
+	var f frameOrErr
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	case f = <-c.frames:
+	}
+	if f.err != nil {
+		var tooLarge errFrameTooLarge
+		switch {
+		case errors.As(f.err, &tooLarge):
+			c.fail(f.err)
+		case f.err != io.EOF:
+			c.fail(fmt.Errorf("reading from the client: %w", f.err))
+		}
+		return nil, f.err
+	}
+	return f.line, nil
 }
 
 // decodeFrame returns the message in line, or else the error reply to
@@ -271,12 +280,18 @@ func encodeResult(msg jsonrpc.Message) (frame []byte, ok bool) {
 	default:
 		return nil, false
 	}
-	frame = make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(r.Result)+1)
+	return resultFrame(id, r.Result), true
+}
+
+// resultFrame is a successful reply with its newline, from its id and
+// result, both JSON already.
+func resultFrame[T ~string | ~[]byte](id []byte, result T) []byte {
+	frame := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(result)+1)
 	frame = append(frame, `{"jsonrpc":"2.0","id":`...)
 	frame = append(frame, id...)
 	frame = append(frame, `,"result":`...)
-	frame = append(frame, r.Result...)
-	return append(frame, "}\n"...), true
+	frame = append(frame, result...)
+	return append(frame, "}\n"...)
 }
 
 // writeLine writes data and a newline in one write.

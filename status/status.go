@@ -91,6 +91,19 @@ func Set(t *fsutil.Tree, id, state string) error {
 	return t.WriteAtomic(id+"/status", []byte(state+"\n"))
 }
 
+// SetAtExit writes state as Set does, readers seeing the old state or
+// the new, but without Set's two fsyncs: it is for the state a process
+// leaves as it exits ("offline"), where those fsyncs were a tenth of
+// st-mcp's whole run. A crash of the machine that loses the write ends
+// that process too, and every outcome reads true: the old state goes
+// stale (unknown), an empty or missing file reads as offline.
+func SetAtExit(t *fsutil.Tree, id, state string) error {
+	if !IsSettable(state) {
+		return ErrInvalidState(state)
+	}
+	return t.WriteHint(id+"/status", []byte(state+"\n"))
+}
+
 // Refresh bumps a live status so it does not go stale: a missing file
 // becomes available, a settable state is rewritten as is, anything else
 // is left alone. Errors are returned for logging; callers swallow them.

@@ -136,28 +136,33 @@ func TestEffectiveNeverBlocks(t *testing.T) {
 	}
 }
 
+// Set and SetAtExit write the same bytes and refuse the same states.
 func TestSet(t *testing.T) {
-	tr, root := newTree(t)
-	for _, s := range Settable {
-		if err := Set(tr, "alice", s); err != nil {
-			t.Fatal(err)
-		}
-		data, _ := os.ReadFile(filepath.Join(root, "alice", "status"))
-		if string(data) != s+"\n" {
-			t.Errorf("Set(%s) wrote %q", s, data)
-		}
+	for name, set := range map[string]func(*fsutil.Tree, string, string) error{"Set": Set, "SetAtExit": SetAtExit} {
+		t.Run(name, func(t *testing.T) {
+			tr, root := newTree(t)
+			for _, s := range Settable {
+				if err := set(tr, "alice", s); err != nil {
+					t.Fatal(err)
+				}
+				data, _ := os.ReadFile(filepath.Join(root, "alice", "status"))
+				if string(data) != s+"\n" {
+					t.Errorf("%s(%s) wrote %q", name, s, data)
+				}
+			}
+			for _, bad := range []string{"unknown", "", "BUSY", "urgent", " busy"} {
+				err := set(tr, "alice", bad)
+				if err == nil || err.Error() != "state must be one of: offline, available, busy, away, dnd" {
+					t.Errorf("%s(%q) = %v", name, bad, err)
+				}
+			}
+			data, _ := os.ReadFile(filepath.Join(root, "alice", "status"))
+			if string(data) != "dnd\n" {
+				t.Errorf("a refused %s changed the file: %q", name, data)
+			}
+			assertNoTemps(t, filepath.Join(root, "alice"))
+		})
 	}
-	for _, bad := range []string{"unknown", "", "BUSY", "urgent", " busy"} {
-		err := Set(tr, "alice", bad)
-		if err == nil || err.Error() != "state must be one of: offline, available, busy, away, dnd" {
-			t.Errorf("Set(%q) = %v", bad, err)
-		}
-	}
-	data, _ := os.ReadFile(filepath.Join(root, "alice", "status"))
-	if string(data) != "dnd\n" {
-		t.Errorf("a refused Set changed the file: %q", data)
-	}
-	assertNoTemps(t, filepath.Join(root, "alice"))
 }
 
 func assertNoTemps(t *testing.T, dir string) {
