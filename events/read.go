@@ -1,6 +1,7 @@
 package events
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"slices"
@@ -130,6 +131,46 @@ func Tail(t *fsutil.Tree, agent, session string, max int64) ([]Event, error) {
 
 // TailFile is Tail for a log given by its path relative to the root.
 func TailFile(t *fsutil.Tree, rel string, max int64) ([]Event, error) {
+	data, err := readTail(t, rel, max)
+	if err != nil {
+		return nil, err
+	}
+	n := bytes.Count(data, []byte{'\n'})
+	if n == 0 {
+		return nil, nil
+	}
+	out := make([]Event, 0, n) // one allocation, decoded into in place
+	for line := range eachLine(data) {
+		out = out[:len(out)+1]
+		if !parseInto(line, &out[len(out)-1]) {
+			out = out[:len(out)-1]
+		}
+	}
+	return out, nil
+}
+
+// EachTail calls fn with each event in the last max bytes of the log at
+// rel (relative to the root), oldest first, as TailFile returns them.
+// The Event is reused from one call to the next: fn keeps what it needs
+// of it, not the pointer. A reader that folds the events as they come
+// allocates nothing per event.
+func EachTail(t *fsutil.Tree, rel string, max int64, fn func(*Event)) error {
+	data, err := readTail(t, rel, max)
+	if err != nil {
+		return err
+	}
+	var e Event
+	for line := range eachLine(data) {
+		if parseInto(line, &e) {
+			fn(&e)
+		}
+	}
+	return nil
+}
+
+// readTail reads the last max bytes of the log at rel without a first
+// line the bound cut; a missing log reads as empty.
+func readTail(t *fsutil.Tree, rel string, max int64) ([]byte, error) {
 	data, fi, err := t.ReadTail(rel, max)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -138,19 +179,13 @@ func TailFile(t *fsutil.Tree, rel string, max int64) ([]Event, error) {
 		return nil, err
 	}
 	if int64(len(data)) < fi.Size() {
-		if i := strings.IndexByte(string(data), '\n'); i >= 0 {
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			data = data[i+1:]
 		} else {
 			data = nil
 		}
 	}
-	var out []Event
-	for _, line := range Lines(data) {
-		if e, ok := Parse(line); ok {
-			out = append(out, e)
-		}
-	}
-	return out, nil
+	return data, nil
 }
 
 // Latest returns the path (relative to the root) and modification time

@@ -69,11 +69,12 @@ func userPromptSubmit(c *call) Result {
 	if fi, err := t.Stat(agentctx.NowPath(opt.Agent)); err == nil {
 		nowMod = fi.ModTime()
 	}
-	recent, _ := events.Tail(t, opt.Agent, p.SessionID, events.TailBytes)
-	if logged, ok := lastRecordedFill(recent); ok && (!haveTokens || logged > tokens) {
-		tokens, haveTokens = logged, true
+	var log promptScan
+	_ = events.EachTail(t, events.Path(opt.Agent, p.SessionID), events.TailBytes, log.add) // best effort: an unread log is an empty one
+	if log.haveFill && (!haveTokens || log.fill > tokens) {
+		tokens, haveTokens = log.fill, true
 	}
-	work := RealWork(recent)
+	work := log.work.real()
 	pushed := ChannelDeliveries(p.Prompt, opt.Agent)
 	var text string
 	_ = UpdateState(ctx, t, opt.Agent, p.SessionID, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
@@ -178,13 +179,29 @@ func subagentStop(c *call) Result {
 // reply not yet in it, while the turn's Stop line, which waits for that
 // reply, already holds its fill.
 func lastRecordedFill(lines []events.Event) (int64, bool) {
-	for i := len(lines) - 1; i >= 0; i-- {
-		switch e := &lines[i]; {
-		case e.Event == "PreCompact":
-			return 0, false
-		case e.CtxTokens > 0 && e.AgentID == "":
-			return e.CtxTokens, true
-		}
+	var s promptScan
+	for i := range lines {
+		s.add(&lines[i])
 	}
-	return 0, false
+	return s.fill, s.haveFill
+}
+
+// promptScan is what a prompt's hook learns from its session's log,
+// folded line by line (events.EachTail) rather than from the decoded
+// log: the newest recorded fill (lastRecordedFill) and the real work
+// done (RealWork).
+type promptScan struct {
+	fill     int64
+	haveFill bool
+	work     workScan
+}
+
+func (s *promptScan) add(e *events.Event) {
+	switch {
+	case e.Event == "PreCompact":
+		s.fill, s.haveFill = 0, false
+	case e.CtxTokens > 0 && e.AgentID == "":
+		s.fill, s.haveFill = e.CtxTokens, true
+	}
+	s.work.add(e)
 }
