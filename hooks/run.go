@@ -76,12 +76,6 @@ type Options struct {
 	// them to its log.
 	Notices []byte
 
-	// served says Serve runs the hook: on the goroutine Serve started and
-	// timed, so Run neither starts nor times one of its own. A process
-	// that starts one goroutine fewer allocates and grows one stack
-	// fewer, a tenth of a hook's own page faults.
-	served bool
-
 	late *latePayload // stdin of a hook that reads no payload, for its event line
 
 	// payloadCut says why an edit hook's payload, read thinned, may not
@@ -247,10 +241,7 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 		payload []byte
 	}
 	done := make(chan outcome, 1)
-	opt.served = true
-	running.Add(1)
 	go func(opt Options) { // a copy: the hook's settings are its own
-		defer running.Done()
 		defer func() {
 			if r := recover(); r != nil {
 				close(done)
@@ -286,7 +277,7 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 	}
 	code = write(out.res, stdout, stderr)
 	if finished && h.then != nil && code == 0 {
-		more, _ := guarded(func() Result {
+		more, _ := budgeted(0, func() Result {
 			if opt.TestPanic {
 				panic("hooks: test panic")
 			}
@@ -367,14 +358,7 @@ func Run(event string, payload []byte, opt Options) Result {
 	if !opt.deadline.IsZero() {
 		budget = max(time.Until(opt.deadline), time.Nanosecond)
 	}
-	start := func() Result { return h.start(event, payload, opt) }
-	var res Result
-	var done bool
-	if opt.served {
-		res, done = guarded(start)
-	} else {
-		res, done = budgeted(budget, start)
-	}
+	res, done := budgeted(budget, func() Result { return h.start(event, payload, opt) })
 	if !done {
 		res = opt.early.or(Fault(event, opt.JSON))
 	}
@@ -446,9 +430,9 @@ func budgetFor(event string, opt Options) time.Duration {
 	return budget
 }
 
-// running counts the hooks Serve and budgeted started, including those
-// left running past their budget, so a test can wait for them to end
-// before its folders are removed.
+// running counts the hooks budgeted started, including those it left
+// running past their budget, so a test can wait for them to end before
+// its folders are removed.
 var running sync.WaitGroup
 
 // budgeted runs fn within d (no limit when d is 0); done is false when
@@ -477,17 +461,6 @@ func budgeted(d time.Duration, fn func() Result) (res Result, done bool) {
 	case <-timeout:
 		return Result{}, false
 	}
-}
-
-// guarded runs fn on the calling goroutine; done is false when it
-// panicked.
-func guarded(fn func() Result) (res Result, done bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			res, done = Result{}, false
-		}
-	}()
-	return fn(), true
 }
 
 // Fault is the fail-open result of a hook that panicked or ran out of
