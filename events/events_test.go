@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -461,4 +462,41 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// EachTail hands over the same events TailFile returns, each decoded
+// afresh: a field of one line never shows in the next, which reuses the
+// Event; a bad line and a line the bound cut are skipped by both.
+func TestEachTailMatchesTailFile(t *testing.T) {
+	tr, dir := openTree(t)
+	log := `{"ts":"2026-01-02T03:04:05.000Z","event":"PostToolUse","session":"s","tool":"Edit","ctx_tokens":5,"hook_us":1}` + "\n" +
+		`{"ts":"2026-01-02T03:04:06.000Z","event":"Stop","session":"s","hook_us":2}` + "\n" +
+		"not json\n" +
+		`{"ts":"2026-01-02T03:04:07.000Z","event":"PreCompact","agent_id":"a1","hook_us":3}` + "\n" +
+		`{"ts":"2026-01-02T03:04:08.000Z","event":"Torn"`
+	if err := os.MkdirAll(filepath.Join(dir, "alice/events"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "alice/events/s.jsonl"), []byte(log), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, max := range []int64{1 << 20, int64(len(log)) - 10} {
+		want, err := TailFile(tr, "alice/events/s.jsonl", max)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []Event
+		if err := EachTail(tr, "alice/events/s.jsonl", max, func(e *Event) { got = append(got, *e) }); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) || len(want) == 0 {
+			t.Errorf("max %d: EachTail %+v\nTailFile %+v", max, got, want)
+		}
+		if last := want[len(want)-1]; last.Tool != "" || last.CtxTokens != 0 || last.Event != "PreCompact" {
+			t.Errorf("max %d: the last event carries another line's fields: %+v", max, last)
+		}
+	}
+	if err := EachTail(tr, "alice/events/none.jsonl", 1<<20, func(*Event) { t.Error("an event from a missing log") }); err != nil {
+		t.Errorf("EachTail(missing) = %v", err)
+	}
 }
