@@ -149,23 +149,86 @@ func TailFile(t *fsutil.Tree, rel string, max int64) ([]Event, error) {
 	return out, nil
 }
 
-// EachTail calls fn with each event in the last max bytes of the log at
-// rel (relative to the root), oldest first, as TailFile returns them.
-// The Event is reused from one call to the next: fn keeps what it needs
-// of it, not the pointer. A reader that folds the events as they come
-// allocates nothing per event.
-func EachTail(t *fsutil.Tree, rel string, max int64, fn func(*Event)) error {
-	data, err := readTail(t, rel, max)
+// backStep is how much of a log EachBack reads first: a turn or two of
+// a busy session, enough for most readers that stop early.
+const backStep = 8 << 10
+
+// EachBack calls fn with each event in the last max bytes of the log at
+// rel, newest first, until fn returns false: the events TailFile
+// returns, in the other order. It reads the newest backStep bytes
+// first and the rest of the bound only when fn asks for more, so a
+// reader that is answered by the newest lines reads and decodes a
+// fraction of the bound. A line keep (when not nil) turns down is
+// skipped undecoded: decoding is most of the cost. The Event is reused
+// from one call to the next: fn keeps what it needs of it, not the
+// pointer.
+func EachBack(t *fsutil.Tree, rel string, max int64, keep func(line []byte) bool, fn func(*Event) bool) error {
+	data, fi, err := t.ReadTail(rel, min(max, backStep))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
-	var e Event
-	for line := range eachLine(data) {
-		if parseInto(line, &e) {
-			fn(&e)
+	bound := fi.Size() - max // where the bound cuts the log (<= 0: it does not)
+	at := fi.Size() - int64(len(data))
+	cut := 0 // data[:cut] ends a line that starts before data does
+	if at > 0 {
+		cut = len(data)
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			cut = i + 1
 		}
 	}
+	b := backScan{keep: keep, fn: fn}
+	if !b.lines(data[cut:]) || at <= bound || at == 0 {
+		return nil
+	}
+	start := bound
+	if start < 0 {
+		start = 0
+	}
+	rest, _, err := t.ReadRange(rel, start, at+int64(cut)-start)
+	if err != nil {
+		return err
+	}
+	if start > 0 { // the bound cuts the first line
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			return nil
+		}
+		rest = rest[i+1:]
+	}
+	b.lines(rest)
 	return nil
+}
+
+// backScan is one EachBack.
+type backScan struct {
+	keep func([]byte) bool
+	fn   func(*Event) bool
+	e    Event
+}
+
+// lines decodes data's complete lines newest first and calls fn with
+// each event, until it returns false (then so does lines); a last line
+// without "\n" is skipped.
+func (b *backScan) lines(data []byte) bool {
+	end := bytes.LastIndexByte(data, '\n')
+	if end < 0 {
+		return true
+	}
+	data = data[:end]
+	for {
+		i := bytes.LastIndexByte(data, '\n')
+		line := data[i+1:]
+		if (b.keep == nil || b.keep(line)) && parseInto(line, &b.e) && !b.fn(&b.e) {
+			return false
+		}
+		if i < 0 {
+			return true
+		}
+		data = data[:i]
+	}
 }
 
 // readTail reads the last max bytes of the log at rel without a first

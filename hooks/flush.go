@@ -29,7 +29,7 @@ func RealWork(evs []events.Event) bool {
 	return w.real()
 }
 
-// workScan folds a session's events, oldest first, into RealWork's
+// workScan folds a session's events, in any order, into RealWork's
 // answer.
 type workScan struct {
 	edited bool
