@@ -554,3 +554,32 @@ func TestEachBackMatchesTailFile(t *testing.T) {
 		t.Errorf("EachBack(missing) = %v", err)
 	}
 }
+
+// FuzzEachBack checks EachBack against TailFile on any log, repeated to
+// cross the first read's 8 KiB, under any bound.
+func FuzzEachBack(f *testing.F) {
+	f.Add([]byte(`{"ts":"2026-01-02T03:04:05.000Z","event":"Stop","hook_us":1}`+"\nnot json\n"), uint8(200), uint32(9000))
+	f.Add([]byte("x\n{\"ts\":\"2026-01-02T03:04:05.000Z\",\"event\":\"E\"}"), uint8(3), uint32(5))
+	f.Fuzz(func(t *testing.T, chunk []byte, reps uint8, max uint32) {
+		tr, dir := openTree(t)
+		if err := os.MkdirAll(filepath.Join(dir, "a/events"), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "a/events/s.jsonl"), bytes.Repeat(chunk, int(reps)), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		bound := int64(max%(128<<10)) + 1
+		want, err := TailFile(tr, "a/events/s.jsonl", bound)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Reverse(want)
+		var got []Event
+		if err := EachBack(tr, "a/events/s.jsonl", bound, nil, func(e *Event) bool { got = append(got, *e); return true }); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) || (len(want) > 0 && !reflect.DeepEqual(got, want)) {
+			t.Fatalf("bound %d: EachBack %d events, TailFile %d", bound, len(got), len(want))
+		}
+	})
+}
