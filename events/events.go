@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"iter"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -183,29 +184,46 @@ func Append(ctx context.Context, t *fsutil.Tree, agent string, e *Event) error {
 // the NUL run a crash can leave.
 func Parse(line []byte) (Event, bool) {
 	var e Event
+	ok := parseInto(line, &e)
+	return e, ok
+}
+
+// parseInto is Parse into e, which it overwrites: a reader of many lines
+// decodes them all into one Event (or into a slice made once) rather
+// than allocating one a line, which a hook, a short process whose every
+// new page costs a page fault, notices.
+func parseInto(line []byte, e *Event) bool {
+	*e = Event{}
 	if len(line) == 0 || line[0] != '{' {
-		return e, false
+		return false
 	}
-	if err := json.Unmarshal(line, &e); err != nil || e.Event == "" {
-		return e, false
+	if err := json.Unmarshal(line, e); err != nil || e.Event == "" {
+		return false
 	}
-	if _, ok := e.Time(); !ok {
-		return e, false
-	}
-	return e, true
+	_, ok := e.Time()
+	return ok
 }
 
 // Lines splits data into its complete lines; a last line without "\n"
 // is left out (a writer may be in the middle of it).
 func Lines(data []byte) [][]byte {
 	var out [][]byte
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			break
-		}
-		out = append(out, data[:i])
-		data = data[i+1:]
+	for line := range eachLine(data) {
+		out = append(out, line)
 	}
 	return out
+}
+
+// eachLine yields data's complete lines as Lines returns them, without
+// collecting them.
+func eachLine(data []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for len(data) > 0 {
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 || !yield(data[:i]) {
+				return
+			}
+			data = data[i+1:]
+		}
+	}
 }

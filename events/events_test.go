@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -459,6 +462,124 @@ func FuzzParse(f *testing.F) {
 					t.Fatalf("accepted %q", l)
 				}
 			}
+		}
+	})
+}
+
+// EachBack decodes each line afresh: a field of one line never shows in
+// the next, which reuses the Event; a bad line, a line the bound cut and
+// a torn last line are skipped as TailFile skips them.
+func TestEachBackDecodesEachLineAfresh(t *testing.T) {
+	tr, dir := openTree(t)
+	log := `{"ts":"2026-01-02T03:04:05.000Z","event":"PostToolUse","session":"s","tool":"Edit","ctx_tokens":5,"hook_us":1}` + "\n" +
+		`{"ts":"2026-01-02T03:04:06.000Z","event":"Stop","session":"s","hook_us":2}` + "\n" +
+		"not json\n" +
+		`{"ts":"2026-01-02T03:04:07.000Z","event":"PreCompact","agent_id":"a1","hook_us":3}` + "\n" +
+		`{"ts":"2026-01-02T03:04:08.000Z","event":"Torn"`
+	if err := os.MkdirAll(filepath.Join(dir, "alice/events"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "alice/events/s.jsonl"), []byte(log), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, max := range []int64{1 << 20, int64(len(log)) - 10} {
+		want, err := TailFile(tr, "alice/events/s.jsonl", max)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []Event
+		if err := EachBack(tr, "alice/events/s.jsonl", max, nil, func(e *Event) bool { got = append(got, *e); return true }); err != nil {
+			t.Fatal(err)
+		}
+		slices.Reverse(got)
+		if !reflect.DeepEqual(got, want) || len(want) == 0 {
+			t.Errorf("max %d: EachBack %+v\nTailFile %+v", max, got, want)
+		}
+		if last := want[len(want)-1]; last.Tool != "" || last.CtxTokens != 0 || last.Event != "PreCompact" {
+			t.Errorf("max %d: the last event carries another line's fields: %+v", max, last)
+		}
+	}
+}
+
+// EachBack hands over TailFile's events newest first, whatever the
+// bound and wherever its first read ends, and stops when asked.
+func TestEachBackMatchesTailFile(t *testing.T) {
+	tr, dir := openTree(t)
+	if err := os.MkdirAll(filepath.Join(dir, "alice/events"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, size := range []int{0, 5, 300, 4000, 8 << 10, 60 << 10} {
+		var log []byte
+		for i := 0; len(log) < size; i++ {
+			switch rnd.IntN(10) {
+			case 0:
+				log = append(log, "not json\n"...)
+			case 1:
+				log = append(log, strings.Repeat("x", rnd.IntN(9000))+"\n"...)
+			default:
+				line := fmt.Sprintf(`{"ts":"2026-01-02T03:04:05.000Z","event":"E%d","command":%q,"hook_us":1}`+"\n", i, strings.Repeat("c", rnd.IntN(300)))
+				log = append(log, line...)
+			}
+		}
+		if rnd.IntN(2) == 0 {
+			log = append(log, `{"ts":"2026-01-02T03:04:05.000Z","event":"Torn"`...)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "alice/events/s.jsonl"), log, 0o666); err != nil {
+			t.Fatal(err)
+		}
+		for _, max := range []int64{100, 4 << 10, 8 << 10, 8<<10 + 37, 30 << 10, 64 << 10, 1 << 20} {
+			want, err := TailFile(tr, "alice/events/s.jsonl", max)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slices.Reverse(want)
+			var got []Event
+			if err := EachBack(tr, "alice/events/s.jsonl", max, nil, func(e *Event) bool { got = append(got, *e); return true }); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("log %d bytes, max %d: EachBack gave %d events, TailFile %d", len(log), max, len(got), len(want))
+			}
+			if len(want) > 3 {
+				got = got[:0]
+				_ = EachBack(tr, "alice/events/s.jsonl", max, nil, func(e *Event) bool { got = append(got, *e); return len(got) < 3 })
+				if !reflect.DeepEqual(got, want[:3]) {
+					t.Errorf("log %d bytes, max %d: stopped after %d events, want 3", len(log), max, len(got))
+				}
+			}
+		}
+	}
+	if err := EachBack(tr, "alice/events/none.jsonl", 1<<20, nil, func(*Event) bool { t.Error("an event from a missing log"); return true }); err != nil {
+		t.Errorf("EachBack(missing) = %v", err)
+	}
+}
+
+// FuzzEachBack checks EachBack against TailFile on any log, repeated to
+// cross the first read's 8 KiB, under any bound.
+func FuzzEachBack(f *testing.F) {
+	f.Add([]byte(`{"ts":"2026-01-02T03:04:05.000Z","event":"Stop","hook_us":1}`+"\nnot json\n"), uint8(200), uint32(9000))
+	f.Add([]byte("x\n{\"ts\":\"2026-01-02T03:04:05.000Z\",\"event\":\"E\"}"), uint8(3), uint32(5))
+	f.Fuzz(func(t *testing.T, chunk []byte, reps uint8, max uint32) {
+		tr, dir := openTree(t)
+		if err := os.MkdirAll(filepath.Join(dir, "a/events"), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "a/events/s.jsonl"), bytes.Repeat(chunk, int(reps)), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		bound := int64(max%(128<<10)) + 1
+		want, err := TailFile(tr, "a/events/s.jsonl", bound)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Reverse(want)
+		var got []Event
+		if err := EachBack(tr, "a/events/s.jsonl", bound, nil, func(e *Event) bool { got = append(got, *e); return true }); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) || (len(want) > 0 && !reflect.DeepEqual(got, want)) {
+			t.Fatalf("bound %d: EachBack %d events, TailFile %d", bound, len(got), len(want))
 		}
 	})
 }

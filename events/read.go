@@ -1,6 +1,7 @@
 package events
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"slices"
@@ -130,6 +131,109 @@ func Tail(t *fsutil.Tree, agent, session string, max int64) ([]Event, error) {
 
 // TailFile is Tail for a log given by its path relative to the root.
 func TailFile(t *fsutil.Tree, rel string, max int64) ([]Event, error) {
+	data, err := readTail(t, rel, max)
+	if err != nil {
+		return nil, err
+	}
+	n := bytes.Count(data, []byte{'\n'})
+	if n == 0 {
+		return nil, nil
+	}
+	out := make([]Event, 0, n) // one allocation, decoded into in place
+	for line := range eachLine(data) {
+		out = out[:len(out)+1]
+		if !parseInto(line, &out[len(out)-1]) {
+			out = out[:len(out)-1]
+		}
+	}
+	return out, nil
+}
+
+// backStep is how much of a log EachBack reads first: a turn or two of
+// a busy session, enough for most readers that stop early.
+const backStep = 8 << 10
+
+// EachBack calls fn with each event in the last max bytes of the log at
+// rel, newest first, until fn returns false: the events TailFile
+// returns, in the other order. It reads the newest backStep bytes
+// first and the rest of the bound only when fn asks for more, so a
+// reader that is answered by the newest lines reads and decodes a
+// fraction of the bound. A line keep (when not nil) turns down is
+// skipped undecoded: decoding is most of the cost. The Event is reused
+// from one call to the next: fn keeps what it needs of it, not the
+// pointer.
+func EachBack(t *fsutil.Tree, rel string, max int64, keep func(line []byte) bool, fn func(*Event) bool) error {
+	data, fi, err := t.ReadTail(rel, min(max, backStep))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	bound := fi.Size() - max // where the bound cuts the log (<= 0: it does not)
+	at := fi.Size() - int64(len(data))
+	cut := 0 // data[:cut] ends a line that starts before data does
+	if at > 0 {
+		cut = len(data)
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			cut = i + 1
+		}
+	}
+	b := backScan{keep: keep, fn: fn}
+	if !b.lines(data[cut:]) || at <= bound || at == 0 {
+		return nil
+	}
+	start := bound
+	if start < 0 {
+		start = 0
+	}
+	rest, _, err := t.ReadRange(rel, start, at+int64(cut)-start)
+	if err != nil {
+		return err
+	}
+	if start > 0 { // the bound cuts the first line
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			return nil
+		}
+		rest = rest[i+1:]
+	}
+	b.lines(rest)
+	return nil
+}
+
+// backScan is one EachBack.
+type backScan struct {
+	keep func([]byte) bool
+	fn   func(*Event) bool
+	e    Event
+}
+
+// lines decodes data's complete lines newest first and calls fn with
+// each event, until it returns false (then so does lines); a last line
+// without "\n" is skipped.
+func (b *backScan) lines(data []byte) bool {
+	end := bytes.LastIndexByte(data, '\n')
+	if end < 0 {
+		return true
+	}
+	data = data[:end]
+	for {
+		i := bytes.LastIndexByte(data, '\n')
+		line := data[i+1:]
+		if (b.keep == nil || b.keep(line)) && parseInto(line, &b.e) && !b.fn(&b.e) {
+			return false
+		}
+		if i < 0 {
+			return true
+		}
+		data = data[:i]
+	}
+}
+
+// readTail reads the last max bytes of the log at rel without a first
+// line the bound cut; a missing log reads as empty.
+func readTail(t *fsutil.Tree, rel string, max int64) ([]byte, error) {
 	data, fi, err := t.ReadTail(rel, max)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -138,19 +242,13 @@ func TailFile(t *fsutil.Tree, rel string, max int64) ([]Event, error) {
 		return nil, err
 	}
 	if int64(len(data)) < fi.Size() {
-		if i := strings.IndexByte(string(data), '\n'); i >= 0 {
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			data = data[i+1:]
 		} else {
 			data = nil
 		}
 	}
-	var out []Event
-	for _, line := range Lines(data) {
-		if e, ok := Parse(line); ok {
-			out = append(out, e)
-		}
-	}
-	return out, nil
+	return data, nil
 }
 
 // Latest returns the path (relative to the root) and modification time

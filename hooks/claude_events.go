@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -69,11 +70,12 @@ func userPromptSubmit(c *call) Result {
 	if fi, err := t.Stat(agentctx.NowPath(opt.Agent)); err == nil {
 		nowMod = fi.ModTime()
 	}
-	recent, _ := events.Tail(t, opt.Agent, p.SessionID, events.TailBytes)
-	if logged, ok := lastRecordedFill(recent); ok && (!haveTokens || logged > tokens) {
-		tokens, haveTokens = logged, true
+	var log promptScan
+	_ = events.EachBack(t, events.Path(opt.Agent, p.SessionID), events.TailBytes, log.keep, log.add) // best effort: an unread log is an empty one
+	if log.haveFill && (!haveTokens || log.fill > tokens) {
+		tokens, haveTokens = log.fill, true
 	}
-	work := RealWork(recent)
+	work := log.work.real()
 	pushed := ChannelDeliveries(p.Prompt, opt.Agent)
 	var text string
 	_ = UpdateState(ctx, t, opt.Agent, p.SessionID, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
@@ -128,8 +130,11 @@ func preToolUse(c *call) Result {
 
 func postToolUseFailure(c *call) Result {
 	t, p, opt, ev := c.t, &c.p, c.opt, c.line
-	recent, _ := events.Tail(t, opt.Agent, p.SessionID, events.TailBytes)
-	n := FailStreak(append(recent, *ev))
+	var streak failStreak
+	if streak.add(ev) {
+		_ = events.EachBack(t, events.Path(opt.Agent, p.SessionID), events.TailBytes, nil, streak.add) // best effort: an unread log is an empty one
+	}
+	n := streak.n
 	if text := ThrashAdvice(p.ToolName, n); text != "" {
 		ev.Advice = "thrash"
 		return Result{Stdout: AdditionalContext("PostToolUseFailure", text)}
@@ -178,13 +183,44 @@ func subagentStop(c *call) Result {
 // reply not yet in it, while the turn's Stop line, which waits for that
 // reply, already holds its fill.
 func lastRecordedFill(lines []events.Event) (int64, bool) {
+	var s promptScan
 	for i := len(lines) - 1; i >= 0; i-- {
-		switch e := &lines[i]; {
-		case e.Event == "PreCompact":
-			return 0, false
-		case e.CtxTokens > 0 && e.AgentID == "":
-			return e.CtxTokens, true
+		if !s.add(&lines[i]) {
+			break
 		}
 	}
-	return 0, false
+	return s.fill, s.haveFill
+}
+
+// promptScan is what a prompt's hook learns from its session's log,
+// read newest first (events.EachBack) until both are known: the newest
+// recorded fill (lastRecordedFill) and whether the session did real
+// work (RealWork). The newest lines usually tell both, and the rest of
+// the log is then neither read nor decoded.
+type promptScan struct {
+	fill     int64
+	haveFill bool
+	fillDone bool
+	work     workScan
+}
+
+// keep says whether a line can change the answers, before it is
+// decoded: once the work is known, only a line recording a fill or a
+// compaction can (st writes both words as they are, never escaped).
+func (s *promptScan) keep(line []byte) bool {
+	return !s.work.real() || bytes.Contains(line, []byte(`"ctx_tokens"`)) || bytes.Contains(line, []byte("PreCompact"))
+}
+
+// add takes the next older event; false once nothing older can change
+// the answers.
+func (s *promptScan) add(e *events.Event) bool {
+	switch {
+	case s.fillDone:
+	case e.Event == "PreCompact":
+		s.fillDone = true
+	case e.CtxTokens > 0 && e.AgentID == "":
+		s.fill, s.haveFill, s.fillDone = e.CtxTokens, true, true
+	}
+	s.work.add(e)
+	return !s.fillDone || !s.work.real()
 }

@@ -22,18 +22,29 @@ const realWorkCalls = 5
 // RealWork reports whether a session's events show real work: a file
 // edited or written, or several completed tool calls.
 func RealWork(evs []events.Event) bool {
-	calls := 0
+	var w workScan
 	for i := range evs {
-		if evs[i].Event != "PostToolUse" {
-			continue
-		}
-		if editTools[evs[i].Tool] {
-			return true
-		}
-		calls++
+		w.add(&evs[i])
 	}
-	return calls >= realWorkCalls
+	return w.real()
 }
+
+// workScan folds a session's events, in any order, into RealWork's
+// answer.
+type workScan struct {
+	edited bool
+	calls  int
+}
+
+func (w *workScan) add(e *events.Event) {
+	if e.Event != "PostToolUse" {
+		return
+	}
+	w.edited = w.edited || editTools[e.Tool]
+	w.calls++
+}
+
+func (w *workScan) real() bool { return w.edited || w.calls >= realWorkCalls }
 
 // FlushReminder decides whether a prompt gets a reminder to flush
 // now.md: the session did real work, now.md is missing (nowMod zero) or

@@ -61,7 +61,7 @@ func ParsePayload(data []byte) (p Payload, ok bool) {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return Payload{}, false
 	}
-	p.Raw = append(json.RawMessage(nil), data...)
+	p.Raw = data // not a copy: a payload may hold a megabyte of tool output, and nothing changes it once read
 	return p, true
 }
 

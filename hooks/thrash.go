@@ -16,26 +16,39 @@ const ThrashAt = attention.ThrashAt
 // session's recent events, oldest first, ending with the current
 // failure; any other tool outcome, or an interrupt, ends the streak.
 func FailStreak(evs []events.Event) int {
-	var tool, input string
-	n := 0
+	var s failStreak
 	for i := len(evs) - 1; i >= 0; i-- {
-		e := &evs[i]
-		switch e.Event {
-		case "PostToolUse":
-			return n
-		case "PostToolUseFailure":
-			if e.Interrupt {
-				return n
-			}
-			if n == 0 {
-				tool, input = e.Tool, e.Input
-			} else if e.Tool != tool || e.Input != input {
-				return n
-			}
-			n++
+		if !s.add(&evs[i]) {
+			break
 		}
 	}
-	return n
+	return s.n
+}
+
+// failStreak counts FailStreak's streak from the newest event back, so
+// the hook stops reading its log where the streak ends.
+type failStreak struct {
+	tool, input string
+	n           int
+}
+
+// add takes the next older event; false once the streak has ended.
+func (s *failStreak) add(e *events.Event) bool {
+	switch e.Event {
+	case "PostToolUse":
+		return false
+	case "PostToolUseFailure":
+		if e.Interrupt {
+			return false
+		}
+		if s.n == 0 {
+			s.tool, s.input = e.Tool, e.Input
+		} else if e.Tool != s.tool || e.Input != s.input {
+			return false
+		}
+		s.n++
+	}
+	return true
 }
 
 // ThrashAdvice is the additionalContext for a failure streak of n calls

@@ -161,8 +161,12 @@ func listRegular(dir *os.File) ([]string, error) {
 	return names, listErr
 }
 
+// getdentsRegular reads a folder's entries 8 KiB at a time, then, for a
+// folder that fills that, 64 KiB at a time: the hooks list small folders
+// (an inbox, a session's state) in a short process where each new page
+// of a buffer is a page fault, and a large folder still takes few calls.
 func getdentsRegular(fd int) ([]string, error) {
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, 8<<10)
 	var names []string
 	for {
 		n, err := syscall.Getdents(fd, buf)
@@ -202,6 +206,9 @@ func getdentsRegular(fd int) ([]string, error) {
 			if typ == syscall.DT_REG {
 				names = append(names, string(name))
 			}
+		}
+		if n > len(buf)/2 && len(buf) < 64<<10 {
+			buf = make([]byte, 64<<10) // a large folder
 		}
 	}
 }
