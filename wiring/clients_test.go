@@ -12,7 +12,7 @@ import (
 // hooks that exist, its edit hook's matcher covers the tools it edits
 // with, and its timeouts are in its unit.
 func TestClientRows(t *testing.T) {
-	for _, c := range Clients {
+	for _, c := range Clients() {
 		t.Run(c.Runtime.Family, func(t *testing.T) {
 			if _, ok := c.Scopes[c.DefaultScope]; !ok {
 				t.Errorf("default scope %q is not one of its scopes", c.DefaultScope)
@@ -36,12 +36,13 @@ func TestClientRows(t *testing.T) {
 			}
 		})
 	}
-	// Gemini CLI's edit hook covers both its editing tools.
+	// Gemini CLI's edit hook covers both its editing tools and its shell.
 	i := slices.IndexFunc(GeminiEntries, func(e Entry) bool { return e.Hook == hooks.GeminiBeforeTool })
 	if i < 0 {
 		t.Fatal("no BeforeTool entry for Gemini CLI")
 	}
-	if missing := uncovered(GeminiEntries[i].Matcher, hooks.GeminiEditTools); len(missing) > 0 {
+	tools := append(slices.Clone(hooks.GeminiEditTools), hooks.GeminiShellTool)
+	if missing := uncovered(GeminiEntries[i].Matcher, tools); len(missing) > 0 {
 		t.Errorf("the BeforeTool matcher leaves out %v", missing)
 	}
 }
