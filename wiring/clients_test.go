@@ -2,6 +2,7 @@ package wiring
 
 import (
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -84,5 +85,20 @@ func TestClientFiles(t *testing.T) {
 	if !isGeminiFile("/p/.gemini/settings.json", "") || isGeminiFile("/p/.claude/settings.json", "/h/.gemini") ||
 		!isGeminiFile("/g/.gemini/settings.json", "/g/.gemini") || !isGeminiFile("/g/conf/settings.json", "/g/conf") {
 		t.Error("isGeminiFile misjudges a file")
+	}
+}
+
+// Both Claude Code sets wire SessionStart the same way: the plain set's
+// entry is the whole set's, so an upgrade to --all changes nothing there.
+func TestClaudeSetsShareSessionStart(t *testing.T) {
+	find := func(entries []Entry) Entry {
+		i := slices.IndexFunc(entries, func(e Entry) bool { return e.Event == "SessionStart" })
+		if i < 0 {
+			t.Fatal("no SessionStart entry")
+		}
+		return entries[i]
+	}
+	if plain, all := find(ClaudeEntries), find(ClaudeAllEntries); !reflect.DeepEqual(plain, all) {
+		t.Errorf("SessionStart: install wires %+v, install --all %+v", plain, all)
 	}
 }
