@@ -6,7 +6,7 @@
 //
 // Importing crypto/sha256 links Go's FIPS 140 module, whose package
 // initialisers (AES-GCM, SHA-512, the self-test registry) run at every
-// start of every st command: about 10 page faults, each 15–25 µs on the
+// start of every st command: 5–8 page faults, each 15–25 µs on the
 // machines st runs on (docs/performance.md, "Where start-up goes"). This
 // package imports nothing that has an initialiser; TestSum256 and
 // FuzzSum256 hold it to crypto/sha256's bytes.
