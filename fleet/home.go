@@ -5,9 +5,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"crypto/sha256"
-
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // An agent's home is where it writes its own state: a host claims the

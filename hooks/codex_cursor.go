@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"crypto/sha256"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // The Codex hooks remember what they already told an agent in a cursor,

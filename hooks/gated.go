@@ -3,13 +3,13 @@ package hooks
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"io/fs"
 
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // The subagents the gate sent back, per session: one line each, a hash

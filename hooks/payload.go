@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"crypto/sha256"
 	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // Payload holds the stdin fields of a Claude Code hook that st uses

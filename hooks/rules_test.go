@@ -91,6 +91,11 @@ func TestInputHash(t *testing.T) {
 	if a != b || a == c || len(a) != 12 || InputHash(nil) != "" {
 		t.Errorf("InputHash: %q %q %q", a, b, c)
 	}
+	// The hash is SHA-256's first 6 bytes of the canonical input, as
+	// earlier versions wrote it into the log that thrash detection reads.
+	if h := InputHash(json.RawMessage(`{"b":1,"a":2}`)); h != "d3626ac30a87" {
+		t.Errorf("InputHash = %s, want d3626ac30a87", h)
+	}
 }
 
 func TestParsePayloadInvalid(t *testing.T) {

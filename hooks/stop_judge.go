@@ -3,7 +3,6 @@ package hooks
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // The stop judge: when config.yaml names a stop_judge command, Stop asks

@@ -52,7 +52,7 @@ func TestCommittedFilesAreGenerated(t *testing.T) {
 // Every plugin hook runs the entry of the same event that `st hooks
 // install --all` wires, guarded.
 func TestPluginHooksMatchTheInstallSet(t *testing.T) {
-	for _, c := range wiring.Clients {
+	for _, c := range wiring.Clients() {
 		doc := wiring.PluginHooks(c.InstallSet(true))
 		hv, _ := doc.Get("hooks")
 		byEvent := hv.(*jsonobj.Object)

@@ -185,17 +185,35 @@ func Format(pairs []Pair, body []byte) []byte {
 	return append(append(out, b.String()...), body...)
 }
 
-// quote writes s plain when it matches ^[A-Za-z0-9_.-]+$, else double-quoted.
+// quote writes s plain when it matches ^[A-Za-z0-9_.-]+$, else
+// double-quoted with backslashes, quotes, newlines, returns and tabs
+// escaped (a loop rather than a strings.Replacer, which would be built
+// at every start).
 func quote(s string) string {
 	if isPlain(s) {
 		return s
 	}
-	return `"` + quoteEscaper.Replace(s) + `"`
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\', '"':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
-
-// quoteEscaper escapes a double-quoted value; built once, it is safe for
-// concurrent use.
-var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`)
 
 func isPlain(s string) bool {
 	if s == "" {

@@ -67,50 +67,56 @@ var GeminiEntries = []Entry{
 }
 
 // GeminiBeforeToolMatcher is the tools gemini-before-tool looks at: the
-// file editors and the shell (a regular expression, as Gemini CLI reads
-// tool matchers).
-var GeminiBeforeToolMatcher = strings.Join(append(slices.Clone(hooks.GeminiEditTools), hooks.GeminiShellTool), "|")
+// file editors (hooks.GeminiEditTools) and the shell (a regular
+// expression, as Gemini CLI reads tool matchers). A constant, so that the
+// entries are data the binary carries rather than values built at every
+// start (TestClientRows checks it covers the tools).
+const GeminiBeforeToolMatcher = "write_file|replace|" + hooks.GeminiShellTool
 
-// Clients are the clients st wires, one row each.
-var Clients = []Client{
-	{
-		Runtime: mustRuntime(hooks.ClaudeCode), Name: "Claude Code",
-		HomeVar: "CLAUDE_CONFIG_DIR", HomeDir: ".claude",
-		Scopes:       map[string]string{"user": "~/settings.json", "project": ".claude/settings.json", "local": ".claude/settings.local.json"},
-		ScopeOrder:   []string{"user", "project", "local"},
-		DefaultScope: "local",
-		Entries:      ClaudeEntries, AllEntries: ClaudeAllEntries, TimeoutUnit: "s",
-		Outputs: "hookSpecificOutput{hookEventName, additionalContext | permissionDecision}, systemMessage; " +
-			"a string of 10,000 characters or more is moved to a file (budget 9,000)",
-		MCP: ".mcp.json mcpServers.st (the project folder)",
-	},
-	{
-		Runtime: mustRuntime(hooks.Codex), Name: "Codex",
-		HomeVar: "CODEX_HOME", HomeDir: ".codex",
-		Scopes:       map[string]string{"user": "~/hooks.json", "project": ".codex/hooks.json"},
-		ScopeOrder:   []string{"user", "project"},
-		DefaultScope: "user", Strict: true,
-		Entries: CodexEntries, TimeoutUnit: "s",
-		Outputs: "closed schemas: SessionStart hookSpecificOutput.additionalContext, Stop decision/reason, " +
-			"PreToolUse permissionDecision; additionalContext is cut past about 2,500 tokens (budget 8,000 bytes)",
-		Trust: "review and trust the hooks in Codex (/hooks), recorded in config.toml",
-		MCP:   "$CODEX_HOME/config.toml [mcp_servers.st]",
-	},
-	{
-		Runtime: mustRuntime(hooks.Gemini), Name: "Gemini CLI",
-		HomeVar: "GEMINI_CLI_HOME", HomeVarIsHome: true, HomeDir: ".gemini",
-		Scopes:       map[string]string{"user": "~/settings.json", "project": ".gemini/settings.json"},
-		ScopeOrder:   []string{"user", "project"},
-		DefaultScope: "user",
-		Entries:      GeminiEntries, TimeoutUnit: "ms",
-		Outputs: "one JSON object or nothing on stdout (other text becomes a system message); " +
-			"SessionStart hookSpecificOutput.additionalContext, BeforeTool decision/reason (the reason is the tool's error), " +
-			"AfterAgent decision/reason (a retry turn with the reason as its prompt); budget 8,000 bytes",
-		Trust: "the folder must be trusted (~/.gemini/trustedFolders.json, the trust dialog, --skip-trust or " +
-			"GEMINI_CLI_TRUST_WORKSPACE=true): an untrusted folder loads no project settings, and a headless run in one stops; " +
-			"hooksConfig.enabled must not be false",
-		MCP: "~/.gemini/settings.json mcpServers.st",
-	},
+// Clients are the clients st wires, one row each, built on each call:
+// only install, the doctor and `st hooks path` read them, so the table
+// and its maps are not built at every start.
+func Clients() []Client {
+	return []Client{
+		{
+			Runtime: mustRuntime(hooks.ClaudeCode), Name: "Claude Code",
+			HomeVar: "CLAUDE_CONFIG_DIR", HomeDir: ".claude",
+			Scopes:       map[string]string{"user": "~/settings.json", "project": ".claude/settings.json", "local": ".claude/settings.local.json"},
+			ScopeOrder:   []string{"user", "project", "local"},
+			DefaultScope: "local",
+			Entries:      ClaudeEntries, AllEntries: ClaudeAllEntries, TimeoutUnit: "s",
+			Outputs: "hookSpecificOutput{hookEventName, additionalContext | permissionDecision}, systemMessage; " +
+				"a string of 10,000 characters or more is moved to a file (budget 9,000)",
+			MCP: ".mcp.json mcpServers.st (the project folder)",
+		},
+		{
+			Runtime: mustRuntime(hooks.Codex), Name: "Codex",
+			HomeVar: "CODEX_HOME", HomeDir: ".codex",
+			Scopes:       map[string]string{"user": "~/hooks.json", "project": ".codex/hooks.json"},
+			ScopeOrder:   []string{"user", "project"},
+			DefaultScope: "user", Strict: true,
+			Entries: CodexEntries, TimeoutUnit: "s",
+			Outputs: "closed schemas: SessionStart hookSpecificOutput.additionalContext, Stop decision/reason, " +
+				"PreToolUse permissionDecision; additionalContext is cut past about 2,500 tokens (budget 8,000 bytes)",
+			Trust: "review and trust the hooks in Codex (/hooks), recorded in config.toml",
+			MCP:   "$CODEX_HOME/config.toml [mcp_servers.st]",
+		},
+		{
+			Runtime: mustRuntime(hooks.Gemini), Name: "Gemini CLI",
+			HomeVar: "GEMINI_CLI_HOME", HomeVarIsHome: true, HomeDir: ".gemini",
+			Scopes:       map[string]string{"user": "~/settings.json", "project": ".gemini/settings.json"},
+			ScopeOrder:   []string{"user", "project"},
+			DefaultScope: "user",
+			Entries:      GeminiEntries, TimeoutUnit: "ms",
+			Outputs: "one JSON object or nothing on stdout (other text becomes a system message); " +
+				"SessionStart hookSpecificOutput.additionalContext, BeforeTool decision/reason (the reason is the tool's error), " +
+				"AfterAgent decision/reason (a retry turn with the reason as its prompt); budget 8,000 bytes",
+			Trust: "the folder must be trusted (~/.gemini/trustedFolders.json, the trust dialog, --skip-trust or " +
+				"GEMINI_CLI_TRUST_WORKSPACE=true): an untrusted folder loads no project settings, and a headless run in one stops; " +
+				"hooksConfig.enabled must not be false",
+			MCP: "~/.gemini/settings.json mcpServers.st",
+		},
+	}
 }
 
 func mustRuntime(family string) hooks.Client {
@@ -124,17 +130,18 @@ func mustRuntime(family string) hooks.Client {
 // ClientFor returns family's row; ok is false for a family st does not
 // wire through settings files (pi, git).
 func ClientFor(family string) (c Client, ok bool) {
-	i := slices.IndexFunc(Clients, func(c Client) bool { return c.Runtime.Family == family })
+	clients := Clients()
+	i := slices.IndexFunc(clients, func(c Client) bool { return c.Runtime.Family == family })
 	if i < 0 {
 		return Client{}, false
 	}
-	return Clients[i], true
+	return clients[i], true
 }
 
 // ClientFamilies lists the rows' families, in table order.
 func ClientFamilies() []string {
 	var out []string
-	for _, c := range Clients {
+	for _, c := range Clients() {
 		out = append(out, c.Runtime.Family)
 	}
 	return out

@@ -2,6 +2,7 @@ package wiring
 
 import (
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 // hooks that exist, its edit hook's matcher covers the tools it edits
 // with, and its timeouts are in its unit.
 func TestClientRows(t *testing.T) {
-	for _, c := range Clients {
+	for _, c := range Clients() {
 		t.Run(c.Runtime.Family, func(t *testing.T) {
 			if _, ok := c.Scopes[c.DefaultScope]; !ok {
 				t.Errorf("default scope %q is not one of its scopes", c.DefaultScope)
@@ -36,12 +37,13 @@ func TestClientRows(t *testing.T) {
 			}
 		})
 	}
-	// Gemini CLI's edit hook covers both its editing tools.
+	// Gemini CLI's edit hook covers both its editing tools and its shell.
 	i := slices.IndexFunc(GeminiEntries, func(e Entry) bool { return e.Hook == hooks.GeminiBeforeTool })
 	if i < 0 {
 		t.Fatal("no BeforeTool entry for Gemini CLI")
 	}
-	if missing := uncovered(GeminiEntries[i].Matcher, hooks.GeminiEditTools); len(missing) > 0 {
+	tools := append(slices.Clone(hooks.GeminiEditTools), hooks.GeminiShellTool)
+	if missing := uncovered(GeminiEntries[i].Matcher, tools); len(missing) > 0 {
 		t.Errorf("the BeforeTool matcher leaves out %v", missing)
 	}
 }
@@ -83,5 +85,20 @@ func TestClientFiles(t *testing.T) {
 	if !isGeminiFile("/p/.gemini/settings.json", "") || isGeminiFile("/p/.claude/settings.json", "/h/.gemini") ||
 		!isGeminiFile("/g/.gemini/settings.json", "/g/.gemini") || !isGeminiFile("/g/conf/settings.json", "/g/conf") {
 		t.Error("isGeminiFile misjudges a file")
+	}
+}
+
+// Both Claude Code sets wire SessionStart the same way: the plain set's
+// entry is the whole set's, so an upgrade to --all changes nothing there.
+func TestClaudeSetsShareSessionStart(t *testing.T) {
+	find := func(entries []Entry) Entry {
+		i := slices.IndexFunc(entries, func(e Entry) bool { return e.Event == "SessionStart" })
+		if i < 0 {
+			t.Fatal("no SessionStart entry")
+		}
+		return entries[i]
+	}
+	if plain, all := find(ClaudeEntries), find(ClaudeAllEntries); !reflect.DeepEqual(plain, all) {
+		t.Errorf("SessionStart: install wires %+v, install --all %+v", plain, all)
 	}
 }

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"unicode"
 
-	"crypto/sha256"
-
 	"github.com/smalltalk-go/st/internal/jsonobj"
+	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // Codex (0.169) runs a hook from hooks.json or config.toml only once the

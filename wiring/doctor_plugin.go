@@ -97,7 +97,7 @@ func PluginFor(found []PluginWiring, family string) (PluginWiring, bool) {
 // two would each run st for: the client runs both handlers, so st would
 // announce each message and inject now.md twice.
 func reportWays(found []PluginWiring, settingsEvents map[string][]string, fail func(string, ...any), w io.Writer) {
-	for _, c := range Clients {
+	for _, c := range Clients() {
 		family := c.Runtime.Family
 		p, plugin := PluginFor(found, family)
 		events := settingsEvents[family]

@@ -25,17 +25,19 @@ type Entry struct {
 	Name        string   // Gemini CLI: the handler's name, what /hooks disable takes
 }
 
-// ClaudeSessionStart is how every install wires SessionStart: in the
-// foreground, with the context as hookSpecificOutput on stdout. Claude
-// Code (2.1.328, e2e/claudecode) puts that into the session's first
-// request; the older async form, exit 2 with the text on stderr, reached
-// the model only in a second, woken turn and was reported as a hook
-// error (DoctorSessionStart fails it).
-var ClaudeSessionStart = Entry{Event: "SessionStart", Hook: hooks.SessionStart, Args: []string{"--json", "--inbox"}, Timeout: 5}
+// claudeSessionStartArgs are how every install wires SessionStart: in
+// the foreground, with the context as hookSpecificOutput on stdout.
+// Claude Code (2.1.328, e2e/claudecode) puts that into the session's
+// first request; the older async form, exit 2 with the text on stderr,
+// reached the model only in a second, woken turn and was reported as a
+// hook error (DoctorSessionStart fails it). The entry is spelled out in
+// each list that has it, so that the lists are data the binary carries
+// rather than values copied at every start.
+var claudeSessionStartArgs = []string{"--json", "--inbox"}
 
 // ClaudeEntries are the Claude Code hooks `st hooks install` wires.
 var ClaudeEntries = []Entry{
-	ClaudeSessionStart,
+	{Event: "SessionStart", Hook: hooks.SessionStart, Args: claudeSessionStartArgs, Timeout: 5},
 	{Event: "PreCompact", Hook: hooks.PreCompact},
 	{Event: "StopFailure", Hook: hooks.StopFailure},
 }

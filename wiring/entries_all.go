@@ -14,7 +14,7 @@ import (
 // and rewaking, with room for its longest backoff) plus every event
 // beyond them, with its matcher and a timeout.
 var ClaudeAllEntries = []Entry{
-	ClaudeSessionStart,
+	{Event: "SessionStart", Hook: hooks.SessionStart, Args: claudeSessionStartArgs, Timeout: 5},
 	{Event: "PreCompact", Hook: hooks.PreCompact},
 	{Event: "StopFailure", Hook: hooks.StopFailure, Args: []string{"--retry"}, Async: true, AsyncRewake: true, Timeout: 900},
 	{Event: "UserPromptSubmit", Hook: hooks.UserPromptSubmit, Timeout: 10},

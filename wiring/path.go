@@ -38,43 +38,53 @@ type familySpec struct {
 	note    string
 }
 
-var specs = map[string]familySpec{
-	hooks.ClaudeCode: {
-		scripts: []Script{
-			{Name: hooks.SessionStart, Role: "SessionStart — run the boot ritual on every session boundary", Present: true},
-			{Name: hooks.PreCompact, Role: "PreCompact — flush working state before a compaction", Present: true},
-			{Name: hooks.StopFailure, Role: "StopFailure — surface an API-error wedge to the operator", Present: true},
-		},
-		target: ".claude/settings.local.json (gitignored; create if absent)",
-		note:   `Merge the "hooks" block below into .claude/settings.local.json. The hooks run inside st (st hook <event>), so they need neither bash nor jq.`,
-	},
-	hooks.Codex: {
-		scripts: []Script{
-			{Name: hooks.CodexSessionStart, Role: "session-start — boot ritual", Present: true},
-			{Name: hooks.CodexStop, Role: "stop — end-of-turn handling", Present: true},
-			{Name: hooks.CodexPreToolUse, Role: "pre-tool-use — refuse an apply_patch or shell write under another agent's reservation", Present: true},
-		},
-		target: "~/.codex/config.toml",
-		note:   "Codex config is TOML, not a single JSON block. Merge the fragment in exampleConfig into ~/.codex/config.toml. Its hooks are the ones `st hooks install --for codex` writes to hooks.json: wire them in one place only (Codex runs both), and trust them in Codex (/hooks). The MCP server's [mcp_servers.st] table is not in it: `st init --for codex` writes and updates that one in place.",
-	},
-	hooks.Gemini: {
-		scripts: []Script{
-			{Name: hooks.GeminiSessionStart, Role: "SessionStart — now.md, the unread inbox and the fleet brief", Present: true},
-			{Name: hooks.GeminiBeforeTool, Role: "BeforeTool — refuse a write_file, replace or shell write under another agent's reservation", Present: true},
-			{Name: hooks.PostToolUse, Role: "AfterTool — the event log", Present: true},
-			{Name: hooks.GeminiNotification, Role: "Notification — waiting on a human", Present: true},
-			{Name: hooks.GeminiAfterAgent, Role: "AfterAgent — messages that arrived, announced once", Present: true},
-			{Name: hooks.PreCompact, Role: "PreCompress — make sure now.md holds the current state", Present: true},
-			{Name: hooks.SessionEnd, Role: "SessionEnd — the status goes offline", Present: true},
-		},
-		target: "~/.gemini/settings.json (or the project's .gemini/settings.json)",
-		note:   `Merge the "hooks" block below into the settings file (st hooks install --for gemini does it and keeps everything else). Gemini CLI runs hooks only in a trusted folder. st's MCP server goes into the same file: st init --for gemini.`,
-	},
-	hooks.Pi: {
-		scripts: []Script{{Name: "smalltalk.ts", Role: "pi extension — registers the st verbs + push notifications"}},
-		target:  `~/.pi/agent/extensions/smalltalk.ts (auto-discovered) or a settings.json "extensions" entry`,
-		note:    "The pi extension is not bundled with this st; use examples/pi/smalltalk.ts from compoundingtech/smalltalk.",
-	},
+// specFor is family's row of `st hooks path`; the zero row for a family
+// st does not know. A switch, not a map, so that nothing is built at
+// start-up for the one command that reads it.
+func specFor(family string) familySpec {
+	switch family {
+	case hooks.ClaudeCode:
+		return familySpec{
+			scripts: []Script{
+				{Name: hooks.SessionStart, Role: "SessionStart — run the boot ritual on every session boundary", Present: true},
+				{Name: hooks.PreCompact, Role: "PreCompact — flush working state before a compaction", Present: true},
+				{Name: hooks.StopFailure, Role: "StopFailure — surface an API-error wedge to the operator", Present: true},
+			},
+			target: ".claude/settings.local.json (gitignored; create if absent)",
+			note:   `Merge the "hooks" block below into .claude/settings.local.json. The hooks run inside st (st hook <event>), so they need neither bash nor jq.`,
+		}
+	case hooks.Codex:
+		return familySpec{
+			scripts: []Script{
+				{Name: hooks.CodexSessionStart, Role: "session-start — boot ritual", Present: true},
+				{Name: hooks.CodexStop, Role: "stop — end-of-turn handling", Present: true},
+				{Name: hooks.CodexPreToolUse, Role: "pre-tool-use — refuse an apply_patch or shell write under another agent's reservation", Present: true},
+			},
+			target: "~/.codex/config.toml",
+			note:   "Codex config is TOML, not a single JSON block. Merge the fragment in exampleConfig into ~/.codex/config.toml. Its hooks are the ones `st hooks install --for codex` writes to hooks.json: wire them in one place only (Codex runs both), and trust them in Codex (/hooks). The MCP server's [mcp_servers.st] table is not in it: `st init --for codex` writes and updates that one in place.",
+		}
+	case hooks.Gemini:
+		return familySpec{
+			scripts: []Script{
+				{Name: hooks.GeminiSessionStart, Role: "SessionStart — now.md, the unread inbox and the fleet brief", Present: true},
+				{Name: hooks.GeminiBeforeTool, Role: "BeforeTool — refuse a write_file, replace or shell write under another agent's reservation", Present: true},
+				{Name: hooks.PostToolUse, Role: "AfterTool — the event log", Present: true},
+				{Name: hooks.GeminiNotification, Role: "Notification — waiting on a human", Present: true},
+				{Name: hooks.GeminiAfterAgent, Role: "AfterAgent — messages that arrived, announced once", Present: true},
+				{Name: hooks.PreCompact, Role: "PreCompress — make sure now.md holds the current state", Present: true},
+				{Name: hooks.SessionEnd, Role: "SessionEnd — the status goes offline", Present: true},
+			},
+			target: "~/.gemini/settings.json (or the project's .gemini/settings.json)",
+			note:   `Merge the "hooks" block below into the settings file (st hooks install --for gemini does it and keeps everything else). Gemini CLI runs hooks only in a trusted folder. st's MCP server goes into the same file: st init --for gemini.`,
+		}
+	case hooks.Pi:
+		return familySpec{
+			scripts: []Script{{Name: "smalltalk.ts", Role: "pi extension — registers the st verbs + push notifications"}},
+			target:  `~/.pi/agent/extensions/smalltalk.ts (auto-discovered) or a settings.json "extensions" entry`,
+			note:    "The pi extension is not bundled with this st; use examples/pi/smalltalk.ts from compoundingtech/smalltalk.",
+		}
+	}
+	return familySpec{}
 }
 
 // CodexMCPFragment is the config.toml table that runs st's MCP server
@@ -131,7 +141,7 @@ func tomlQuote(s string) string {
 
 // PathInfo describes family's hooks for the st binary at stBin.
 func PathInfo(family, stBin string) Info {
-	spec := specs[family]
+	spec := specFor(family)
 	info := Info{
 		Family:         family,
 		HooksDir:       filepath.Dir(stBin),

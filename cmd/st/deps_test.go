@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -8,7 +9,9 @@ import (
 
 // st itself links none of the large libraries its companions hold (the
 // MCP SDK in st-mcp, goldmark in st-dashboard, the OpenTelemetry SDK in
-// st-trace): every verb and hook starts as fast as a small program.
+// st-trace): every verb and hook starts as fast as a small program. Nor
+// does it link Go's crypto, whose FIPS module runs initialisers at every
+// start: st's digests are names, taken with internal/sha256.
 func TestStLinksNoCompanionLibrary(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
@@ -19,10 +22,43 @@ func TestStLinksNoCompanionLibrary(t *testing.T) {
 		t.Fatalf("go list -deps printed %d packages: %q", len(deps), out)
 	}
 	for _, dep := range deps {
-		for _, big := range []string{"go.opentelemetry.io/", "github.com/modelcontextprotocol/", "github.com/yuin/goldmark", "net/http"} {
+		if dep == "crypto" {
+			t.Errorf("st links %s", dep)
+		}
+		for _, big := range []string{"go.opentelemetry.io/", "github.com/modelcontextprotocol/", "github.com/yuin/goldmark", "net/http", "crypto/"} {
 			if strings.HasPrefix(dep, big) {
 				t.Errorf("st links %s", dep)
 			}
 		}
+	}
+}
+
+// st's own packages build nothing before main: every start of every
+// command would pay for it in page faults (docs/performance.md, "Where
+// start-up goes"). Tables are switches, constants or functions, and
+// regular expressions lazyre values. stackstart's initialiser is its
+// purpose; hooks still builds its client table and lookup maps.
+func TestOwnPackagesInitialiseNothing(t *testing.T) {
+	cmd := exec.Command(stBinary(t), "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("st --version: %v\n%s", err, out)
+	}
+	traced := 0
+	for line := range strings.Lines(string(out)) {
+		// "init github.com/smalltalk-go/st/wiring @0.9 ms, 0.2 ms clock, 2528 bytes, 15 allocs"
+		fields := strings.Fields(line)
+		if len(fields) < 2 || fields[0] != "init" {
+			continue
+		}
+		traced++
+		pkg, ours := strings.CutPrefix(fields[1], "github.com/smalltalk-go/st/")
+		if ours && pkg != "internal/stackstart" && pkg != "hooks" {
+			t.Errorf("%s runs an initialiser: %s", fields[1], strings.TrimSpace(line))
+		}
+	}
+	if traced == 0 {
+		t.Fatalf("GODEBUG=inittrace=1 traced no initialiser:\n%s", out)
 	}
 }

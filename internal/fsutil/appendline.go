@@ -11,7 +11,7 @@ import (
 	"os"
 	"syscall"
 
-	"crypto/sha256"
+	"github.com/smalltalk-go/st/internal/sha256"
 )
 
 // ErrBadLine is returned by AppendLine for a record that is not exactly

@@ -10,50 +10,79 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// fsMagic names the statfs(2) f_type values of the filesystems st may
-// meet, and says which are network ones (linux/magic.h and the
-// filesystems' own sources). FUSE is named from the mount table instead
-// (fuseType), because its magic says nothing of the daemon behind it.
-var fsMagic = map[uint32]struct {
-	name    string
-	network bool
-}{
-	0xEF53:     {"ext4", false}, // ext2, ext3 and ext4 share it
-	0x58465342: {"xfs", false},
-	0x9123683E: {"btrfs", false},
-	0x01021994: {"tmpfs", false},
-	0x2FC12FC1: {"zfs", false},
-	0x794C7630: {"overlay", false},
-	0xF2F52010: {"f2fs", false},
-	0x4D44:     {"vfat", false},
-	0x2011BAB0: {"exfat", false},
-	0x5346544E: {"ntfs", false},
-	0x6969:     {"nfs", true},
-	0x00C36400: {"ceph", true},
-	0xFF534D42: {"cifs", true},
-	0xFE534D42: {"smb2", true},
-	0x517B:     {"smb", true},
-	0x01021997: {"9p", true},
-	0x5346414F: {"afs", true},
-	0x6B414653: {"afs", true}, // kAFS
-	0x0BD00BD0: {"lustre", true},
-	0x47504653: {"gpfs", true},
-	0x7461636F: {"ocfs2", true},
-	0x01161970: {"gfs2", true},
-	0x73757245: {"coda", true},
-	0x564C:     {"ncp", true},
-	0x013111A8: {"ibrix", true},
-	0xAAD7AAEA: {"panfs", true},
-	0x19830326: {"fhgfs", true}, // BeeGFS
-	0x65735546: {"fuse", false}, // see fuseType
+// magicName names the statfs(2) f_type values of the filesystems st may
+// meet (linux/magic.h and the filesystems' own sources), "" for others;
+// network says which are network ones. FUSE is named from the mount
+// table instead (fuseType), because its magic says nothing of the daemon
+// behind it. Switches, not maps, so that nothing is built at start-up.
+func magicName(magic uint32) (name string, network bool) {
+	switch magic {
+	case 0xEF53: // ext2, ext3 and ext4 share it
+		return "ext4", false
+	case 0x58465342:
+		return "xfs", false
+	case 0x9123683E:
+		return "btrfs", false
+	case 0x01021994:
+		return "tmpfs", false
+	case 0x2FC12FC1:
+		return "zfs", false
+	case 0x794C7630:
+		return "overlay", false
+	case 0xF2F52010:
+		return "f2fs", false
+	case 0x4D44:
+		return "vfat", false
+	case 0x2011BAB0:
+		return "exfat", false
+	case 0x5346544E:
+		return "ntfs", false
+	case 0x6969:
+		return "nfs", true
+	case 0x00C36400:
+		return "ceph", true
+	case 0xFF534D42:
+		return "cifs", true
+	case 0xFE534D42:
+		return "smb2", true
+	case 0x517B:
+		return "smb", true
+	case 0x01021997:
+		return "9p", true
+	case 0x5346414F, 0x6B414653: // AFS, kAFS
+		return "afs", true
+	case 0x0BD00BD0:
+		return "lustre", true
+	case 0x47504653:
+		return "gpfs", true
+	case 0x7461636F:
+		return "ocfs2", true
+	case 0x01161970:
+		return "gfs2", true
+	case 0x73757245:
+		return "coda", true
+	case 0x564C:
+		return "ncp", true
+	case 0x013111A8:
+		return "ibrix", true
+	case 0xAAD7AAEA:
+		return "panfs", true
+	case 0x19830326: // BeeGFS
+		return "fhgfs", true
+	case 0x65735546: // see fuseType
+		return "fuse", false
+	}
+	return "", false
 }
 
-// fuseNetwork are the FUSE daemons that serve a network filesystem.
-var fuseNetwork = map[string]bool{
-	"glusterfs": true, "ceph-fuse": true, "ceph": true, "sshfs": true,
-	"s3fs": true, "rclone": true, "gcsfuse": true, "juicefs": true,
-	"lizardfs": true, "moosefs": true, "mfs": true, "beegfs": true,
-	"seaweedfs": true, "davfs": true, "smbnetfs": true, "cvmfs2": true,
+// fuseNetwork tells the FUSE daemons that serve a network filesystem.
+func fuseNetwork(subtype string) bool {
+	switch subtype {
+	case "glusterfs", "ceph-fuse", "ceph", "sshfs", "s3fs", "rclone", "gcsfuse", "juicefs",
+		"lizardfs", "moosefs", "mfs", "beegfs", "seaweedfs", "davfs", "smbnetfs", "cvmfs2":
+		return true
+	}
+	return false
 }
 
 // FSOf tells what filesystem path is on.
@@ -90,19 +119,19 @@ func FSOf(path string) (FS, error) {
 // fsFromMagic names a statfs type; fuse is asked for a FUSE mount's
 // subtype ("glusterfs") only when the magic is FUSE's.
 func fsFromMagic(magic uint32, fuse func() string) FS {
-	m, ok := fsMagic[magic]
-	if !ok {
+	known, network := magicName(magic)
+	if known == "" {
 		return FS{Name: fmt.Sprintf("0x%x", magic)}
 	}
-	if m.name != "fuse" {
-		return FS{Name: m.name, Network: m.network, Shared: m.network}
+	if known != "fuse" {
+		return FS{Name: known, Network: network, Shared: network}
 	}
 	sub := fuse()
 	name := "fuse"
 	if sub != "" {
 		name = "fuse." + sub
 	}
-	return FS{Name: name, Network: fuseNetwork[sub], Shared: true}
+	return FS{Name: name, Network: fuseNetwork(sub), Shared: true}
 }
 
 // mountOf returns the type ("fuse.glusterfs", "nfs4"), the options

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"crypto/sha256"
+	"github.com/smalltalk-go/st/internal/sha256"
 	"golang.org/x/sys/unix"
 )
 
