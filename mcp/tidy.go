@@ -20,24 +20,33 @@ func (s *server) tidyLoop(ctx context.Context) {
 	tick := time.NewTicker(s.cfg.TidyEvery)
 	defer tick.Stop()
 	fired := false
+	if h := s.cfg.Handover; h != nil && h.Tidy {
+		fired = s.tidyCheck(ctx, fired) // the front's timer ran out: the check is due
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
 		}
-		drift, body, ok := s.evaluateDrift()
-		if !ok {
-			continue
-		}
-		if drift && !fired {
-			err := s.sendFrame(ctx, frame{Content: body, Meta: tidyMeta{
-				From: "st-system", Kind: "tidy-check", Identity: s.cfg.Agent,
-			}})
-			s.debugf("tidy check: drift (frame sent: %v)", err == nil)
-		}
-		fired = drift
+		fired = s.tidyCheck(ctx, fired)
 	}
+}
+
+// tidyCheck runs one tidy check and sends its frame unless one was
+// fired for the same drift; it returns the new fired.
+func (s *server) tidyCheck(ctx context.Context, fired bool) bool {
+	drift, body, ok := s.evaluateDrift()
+	if !ok {
+		return fired
+	}
+	if drift && !fired {
+		err := s.sendFrame(ctx, frame{Content: body, Meta: tidyMeta{
+			From: "st-system", Kind: "tidy-check", Identity: s.cfg.Agent,
+		}})
+		s.debugf("tidy check: drift (frame sent: %v)", err == nil)
+	}
+	return drift
 }
 
 // evaluateDrift reports whether a canonical inbox file is older than
