@@ -26,3 +26,24 @@ func TestStLinksNoCompanionLibrary(t *testing.T) {
 		}
 	}
 }
+
+// st-mcp, which clients start for every session, is the front: it links
+// nothing of the MCP SDK, whose initialisers alone take longer than the
+// opening it answers. The SDK is st-mcp-server's.
+func TestSTMCPLinksNoSDK(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../st-mcp").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list -deps printed %d packages: %q", len(deps), out)
+	}
+	for _, dep := range deps {
+		for _, big := range []string{"github.com/modelcontextprotocol/", "net/http", "crypto/tls"} {
+			if strings.HasPrefix(dep, big) {
+				t.Errorf("st-mcp links %s", dep)
+			}
+		}
+	}
+}
