@@ -24,8 +24,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
-	"github.com/smalltalk-go/st/mcp/front"
 	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/mcp/front"
 	"github.com/smalltalk-go/st/status"
 )
 
@@ -41,7 +41,7 @@ const (
 	StatusRefreshEvery = front.StatusRefreshEvery
 	TidyCheckEvery     = front.TidyCheckEvery
 	BackstopEvery      = 15 * time.Second
-	StaleInboxAfter    = 10 * time.Minute
+	StaleInboxAfter    = front.StaleInboxAfter
 )
 
 // Config is everything the server needs; the caller resolves it.

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -84,31 +86,29 @@ func Main(p Process) int {
 }
 
 // serve runs the front on the client while keeping the agent's status
-// fresh; the handover is nil when the session ended first.
+// fresh and running the tidy check, as the SDK server does; the handover
+// is nil when the session ended first.
 func (p Process) serve(ctx context.Context, root, id string) (*Handover, error) {
 	type result struct {
 		h   *Handover
 		err error
 	}
 	done := make(chan result, 1)
-	r := NewReader(p.Stdin, FrameLimit(p.Env.MaxMessageBytes()))
+	out := &lockedWriter{w: p.Stdout}
+	var ready atomic.Bool
 	go func() {
-		h, err := Serve(r, p.Stdout)
+		r := NewReader(p.Stdin, FrameLimit(p.Env.MaxMessageBytes()))
+		h, err := Serve(r, out, func() { ready.Store(true) })
 		done <- result{h, err}
 	}()
-	refresh := time.NewTicker(cmpDuration(p.StatusEvery, StatusRefreshEvery))
+	refresh := time.NewTicker(cmp.Or(p.StatusEvery, StatusRefreshEvery))
 	defer refresh.Stop()
-	tidy := time.NewTimer(cmpDuration(p.TidyEvery, TidyCheckEvery))
+	tidy := time.NewTicker(cmp.Or(p.TidyEvery, TidyCheckEvery))
 	defer tidy.Stop()
+	fired := false
 	for {
 		select {
 		case res := <-done:
-			if res.err != nil && !errors.Is(res.err, io.EOF) {
-				var tooLarge ErrFrameTooLarge
-				if !errors.As(res.err, &tooLarge) && !errors.Is(res.err, syscall.EPIPE) {
-					res.err = fmt.Errorf("the client: %w", res.err)
-				}
-			}
 			return res.h, res.err
 		case <-ctx.Done():
 			return nil, nil
@@ -118,19 +118,33 @@ func (p Process) serve(ctx context.Context, root, id string) (*Handover, error) 
 				t.Close()
 			}
 		case <-tidy.C:
-			// The tidy check may have to push a frame, which is the SDK
-			// server's to write: it takes over with the check due.
-			return &Handover{Tidy: true, Rest: r.Buffered()}, nil
+			drift, body, ok := Drift(root, id, p.Now())
+			if !ok {
+				continue
+			}
+			if drift && !fired {
+				if !ready.Load() {
+					continue // the frame waits for the handshake: the next tick tries again
+				}
+				if line, err := Notification(ChannelMethod, TidyFrame(id, body)); err == nil {
+					_, _ = out.Write(line) // a client gone ends the session through its stdin
+				}
+			}
+			fired = drift
 		}
 	}
 }
 
-// cmpDuration is d, or def when d is zero.
-func cmpDuration(d, def time.Duration) time.Duration {
-	if d == 0 {
-		return def
-	}
-	return d
+// lockedWriter writes each frame whole, from the front and its timers.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 // fail prints err as one line and returns the exit code for it.

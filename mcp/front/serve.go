@@ -13,6 +13,8 @@ package front
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 )
 
@@ -29,27 +31,36 @@ type Handover struct {
 	Initialized bool            `json:"initialized,omitempty"` // notifications/initialized came
 	Ready       bool            `json:"ready,omitempty"`       // the client finished its handshake
 	Rest        []byte          `json:"rest,omitempty"`        // the client's bytes not answered yet
-	Tidy        bool            `json:"tidy,omitempty"`        // the tidy check is due at once
 }
 
 // Serve answers the opening from r on out until a line needs the SDK,
 // and returns the handover for it (Agent left to the caller); nil with
 // the error that ended the input (io.EOF for an orderly end) or a write.
-func Serve(r *Reader, out io.Writer) (*Handover, error) {
+// ready runs once the client has finished its handshake.
+func Serve(r *Reader, out io.Writer, ready func()) (*Handover, error) {
 	var h Handover
 	for {
 		line, err := r.Line()
 		if len(line) > 0 {
-			if handover, werr := h.Answer(line, out); werr != nil || handover {
-				if werr != nil {
-					return nil, werr
-				}
+			handover, werr := h.Answer(line, out)
+			if werr != nil {
+				return nil, fmt.Errorf("writing to the client: %w", werr)
+			}
+			if h.Ready {
+				ready()
+			}
+			if handover {
 				h.Rest = append(append(line, '\n'), r.Buffered()...)
 				return &h, nil
 			}
 		}
-		if err != nil {
+		var tooLarge ErrFrameTooLarge
+		switch {
+		case err == nil:
+		case errors.Is(err, io.EOF), errors.As(err, &tooLarge):
 			return nil, err
+		default:
+			return nil, fmt.Errorf("reading from the client: %w", err)
 		}
 	}
 }
