@@ -81,9 +81,10 @@ func TakeHandover() (*Handover, error) {
 		return nil, fmt.Errorf("bad %s %q", handoverEnv, v)
 	}
 	f := os.NewFile(uintptr(fd), "handover")
-	defer f.Close()
 	var h Handover
-	if err := json.NewDecoder(f).Decode(&h); err != nil {
+	err = json.NewDecoder(f).Decode(&h)
+	_ = f.Close() // read to the end; nothing is lost if closing fails
+	if err != nil {
 		return nil, fmt.Errorf("reading the front's handover: %w", err)
 	}
 	return &h, nil
