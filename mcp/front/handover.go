@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"syscall"
 )
@@ -27,45 +28,41 @@ func execServer(h *Handover) error {
 		return fmt.Errorf("the MCP server %s is not installed next to %s (install both: go install ./cmd/...)", ServerBinary, self)
 	}
 	env := os.Environ()
+	var f *os.File
 	if h != nil {
-		fd, err := handoverFile(h)
-		if err != nil {
+		if f, err = handoverFile(h); err != nil {
 			return err
 		}
-		env = append(env, handoverEnv+"="+strconv.Itoa(fd))
+		env = append(env, handoverEnv+"="+strconv.Itoa(int(f.Fd())))
 	}
 	err = syscall.Exec(server, append([]string{server}, os.Args[1:]...), env)
+	runtime.KeepAlive(f) // a collected File closes its descriptor
 	return fmt.Errorf("starting %s: %w", server, err)
 }
 
-// handoverFile writes h to a file already unlinked and returns its
-// descriptor, left open across exec.
-func handoverFile(h *Handover) (int, error) {
+// handoverFile writes h to a file already unlinked, read from its start
+// and left open across exec.
+func handoverFile(h *Handover) (*os.File, error) {
 	data, err := json.Marshal(h)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	f, err := os.CreateTemp("", "st-mcp-handover-")
 	if err != nil {
-		return 0, fmt.Errorf("handing the session to %s: %w", ServerBinary, err)
+		return nil, fmt.Errorf("handing the session to %s: %w", ServerBinary, err)
 	}
 	_ = os.Remove(f.Name()) // the descriptor is all the server needs
 	if _, err := f.Write(data); err != nil {
-		return 0, fmt.Errorf("handing the session to %s: %w", ServerBinary, err)
+		return nil, fmt.Errorf("handing the session to %s: %w", ServerBinary, err)
 	}
 	if _, err := f.Seek(0, 0); err != nil {
-		return 0, err
+		return nil, err
 	}
-	fd := int(f.Fd()) // f must stay reachable: a collected File closes its descriptor
-	if _, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_SETFD, 0); errno != 0 {
-		return 0, fmt.Errorf("handing the session to %s: %w", ServerBinary, errno)
+	if _, _, errno := syscall.Syscall(syscall.SYS_FCNTL, f.Fd(), syscall.F_SETFD, 0); errno != 0 {
+		return nil, fmt.Errorf("handing the session to %s: %w", ServerBinary, errno)
 	}
-	handoverKeep = f
-	return fd, nil
+	return f, nil
 }
-
-// handoverKeep holds the handover file open until the exec.
-var handoverKeep *os.File
 
 // TakeHandover returns the handover the front left to this process, nil
 // when it was started without one; the variable naming it is removed so
