@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smalltalk-go/st/mcp/front"
 )
 
 // discoverProbe is the first line Claude Code 2.1.328 sends: a
@@ -64,7 +66,7 @@ func TestChannelNegotiatesHandshakeRevision(t *testing.T) {
 			c.send(t, initializeLine(tt.offered))
 			// Nothing is pushed before the handshake's answer.
 			line := c.next(t, `"jsonrpc"`, 5*time.Second)
-			if strings.Contains(line, channelMethod) {
+			if strings.Contains(line, front.ChannelMethod) {
 				t.Fatalf("a channel frame came before initialize's answer: %s", line)
 			}
 			var res initResult
@@ -78,7 +80,7 @@ func TestChannelNegotiatesHandshakeRevision(t *testing.T) {
 				t.Errorf("capabilities %s, want %s", res.Result.Capabilities, channelCapabilities)
 			}
 			c.send(t, initializedLine)
-			if got := c.next(t, channelMethod, 5*time.Second); !strings.Contains(got, "CHANNEL-BODY") {
+			if got := c.next(t, front.ChannelMethod, 5*time.Second); !strings.Contains(got, "CHANNEL-BODY") {
 				t.Errorf("frame %s lacks the message", got)
 			}
 		})

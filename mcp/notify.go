@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/mcp/front"
 )
 
 // stringifyConn makes the SDK's replies escape strings like
@@ -60,14 +61,8 @@ func (s *server) notify(ctx context.Context, method string, params any) error {
 	return err
 }
 
-// channelMethod is the Claude Code channel notification.
-const channelMethod = "notifications/claude/channel"
-
 // frame is the params of a channel notification.
-type frame struct {
-	Content string `json:"content"`
-	Meta    any    `json:"meta"`
-}
+type frame = front.Frame
 
 // messageMeta is a frame's meta for an inbox message.
 type messageMeta struct {
@@ -77,15 +72,6 @@ type messageMeta struct {
 	Identity        string `json:"identity"`
 }
 
-// tidyMeta is a frame's meta for a tidy check.
-type tidyMeta struct {
-	From            string  `json:"from"`
-	Kind            string  `json:"kind"`
-	Identity        string  `json:"identity"`
-	MessageFilename *string `json:"messageFilename"`
-	ThreadFilename  *string `json:"threadFilename"`
-}
-
 // sendFrame waits until the client is initialized, then sends f.
 func (s *server) sendFrame(ctx context.Context, f frame) error {
 	select {
@@ -93,5 +79,5 @@ func (s *server) sendFrame(ctx context.Context, f frame) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	return s.notify(ctx, channelMethod, f)
+	return s.notify(ctx, front.ChannelMethod, f)
 }

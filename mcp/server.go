@@ -14,6 +14,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"sync"
@@ -24,6 +25,7 @@ import (
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/mcp/front"
 	"github.com/smalltalk-go/st/status"
 )
 
@@ -36,10 +38,10 @@ const (
 
 // Default intervals, st-compat.md §3.8 and §6.19.
 const (
-	StatusRefreshEvery = 5 * time.Minute
-	TidyCheckEvery     = 20 * time.Minute
+	StatusRefreshEvery = front.StatusRefreshEvery
+	TidyCheckEvery     = front.TidyCheckEvery
 	BackstopEvery      = 15 * time.Second
-	StaleInboxAfter    = 10 * time.Minute
+	StaleInboxAfter    = front.StaleInboxAfter
 )
 
 // Config is everything the server needs; the caller resolves it.
@@ -62,7 +64,8 @@ type Config struct {
 	Throwaway bool
 
 	// MaxFrame bounds one line from the client; zero means
-	// MaxFrameBytes, or more when MaxMessageBytes needs it (frameLimit).
+	// front.MaxFrameBytes, or more when MaxMessageBytes needs it
+	// (front.FrameLimit).
 	MaxFrame int
 
 	// Intervals; zero means the default. Tests shorten them.
@@ -81,6 +84,10 @@ type Config struct {
 	// toolSchemas (how schemas_gen.go is written).
 	inferred map[string][2]string
 
+	// Handover is the session st-mcp's front opened and left to this
+	// server; nil when it serves one from the start.
+	Handover *front.Handover
+
 	// noFront has the SDK answer the opening too, as it does in channel
 	// mode: how the front's answers are made and checked (front_test.go).
 	noFront bool
@@ -94,7 +101,7 @@ func (c *Config) defaults() {
 		c.MaxMessageBytes = layout.DefaultMaxMessageBytes
 	}
 	if c.MaxFrame == 0 {
-		c.MaxFrame = frameLimit(c.MaxMessageBytes)
+		c.MaxFrame = front.FrameLimit(c.MaxMessageBytes)
 	}
 	if c.StatusEvery == 0 {
 		c.StatusEvery = StatusRefreshEvery
@@ -211,7 +218,11 @@ func (s *server) run(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return nil // a signal during start-up
 	}
-	s.stdio = &lineTransport{in: s.cfg.In, out: s.cfg.Out, maxFrame: s.cfg.MaxFrame}
+	in, h := s.cfg.In, s.cfg.Handover
+	if h != nil {
+		in = io.MultiReader(bytes.NewReader(h.Rest), in)
+	}
+	s.stdio = &lineTransport{in: in, out: s.cfg.Out, maxFrame: s.cfg.MaxFrame}
 	s.held = &heldResults{}
 	line := s.stdio.open()
 	replay := &replayConn{Connection: stringifyConn{line, s.held}}
@@ -228,13 +239,24 @@ func (s *server) run(ctx context.Context) error {
 	}
 	// A channel pushes frames from the start and answers with its own
 	// capabilities and instructions: the SDK serves it from the first
-	// message. Otherwise the front answers the opening (front.go).
+	// message. A session st-mcp's front opened continues here with its
+	// opening replayed. Otherwise the front answers the opening in this
+	// process (front.go).
 	var ss *mcp.ServerSession
 	var err error
-	if s.cfg.Channel || s.cfg.noFront {
+	switch {
+	case h != nil:
+		replay.replay = opening(h.Initialize, h.Initialized)
+		if h.Ready {
+			s.initOnce.Do(func() { close(s.ready) })
+		}
 		ss, err = s.serve(ctx, conn)
-	} else if replay.replay = s.front(ctx, line); replay.replay != nil {
+	case s.cfg.Channel || s.cfg.noFront:
 		ss, err = s.serve(ctx, conn)
+	default:
+		if replay.replay = s.front(ctx, line); replay.replay != nil {
+			ss, err = s.serve(ctx, conn)
+		}
 	}
 	if err != nil {
 		stop()
@@ -280,19 +302,7 @@ func (s *server) serve(ctx context.Context, conn *drainConn) (*mcp.ServerSession
 // instead.
 func (s *server) offline() {
 	s.offlineOnce.Do(func() {
-		t, err := fsutil.Open(s.cfg.Root)
-		if err != nil {
-			return
-		}
-		defer t.Close()
-		if s.cfg.Throwaway && !s.sent.Load() && removeUnused(t, s.cfg.Agent) {
-			return
-		}
-		// Best effort at exit: where it cannot be written the status goes
-		// stale and reads as unknown, which is the truth.
-		_ = t.MkdirAll(s.cfg.Agent)
-		s.recordEnd(t)
-		_ = status.SetAtExit(t, s.cfg.Agent, "offline")
+		front.Offline(s.cfg.Root, s.cfg.Agent, s.cfg.Throwaway && !s.sent.Load(), s.recordEnd)
 	})
 }
 

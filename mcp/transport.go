@@ -1,14 +1,12 @@
 package mcp
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,25 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/smalltalk-go/st/internal/jsstr"
+	"github.com/smalltalk-go/st/mcp/front"
 )
-
-// MaxFrameBytes bounds one line from the client. A longer line cannot be
-// answered (its id is somewhere in the part not read), so it ends the
-// server with a reason on stderr.
-const MaxFrameBytes = 16 << 20
-
-// frameLimit is the frame bound for a maximum message size: room for a
-// tool argument of that size even if JSON escapes every byte (\u0000 is
-// six bytes for one), plus the request around it. So an argument over
-// the maximum reaches its tool, which refuses it naming the limit,
-// instead of ending the server.
-func frameLimit(maxMessage int64) int {
-	const envelope = 1 << 20
-	if maxMessage <= 0 || maxMessage > (math.MaxInt-envelope)/6 {
-		return MaxFrameBytes
-	}
-	return max(MaxFrameBytes, int(6*maxMessage+envelope))
-}
 
 // lineTransport is the stdio transport: one JSON-RPC message per line.
 //
@@ -99,20 +80,13 @@ type lineConn struct {
 	fatal error // why the transport failed; nil for an orderly end
 }
 
-// errFrameTooLarge ends a session whose client sent a line over the limit.
-type errFrameTooLarge struct{ limit int }
-
-func (e errFrameTooLarge) Error() string {
-	return fmt.Sprintf("a frame from the client is over the %d-byte limit (%d MiB); stopping", e.limit, e.limit>>20)
-}
-
 // readLines sends every non-blank line of in to c.frames, then the error
 // that ended the input (io.EOF for an orderly end). It runs apart from
 // Read so that Close unblocks a Read waiting on stdin.
 func (c *lineConn) readLines(in io.Reader, maxFrame int) {
-	r := bufio.NewReaderSize(in, 64<<10)
+	r := front.NewReader(in, maxFrame)
 	for {
-		line, err := readLine(r, maxFrame)
+		line, err := r.Line()
 		if len(bytes.TrimSpace(line)) > 0 {
 			select {
 			case c.frames <- frameOrErr{line: line}:
@@ -127,27 +101,6 @@ func (c *lineConn) readLines(in io.Reader, maxFrame int) {
 			}
 			return
 		}
-	}
-}
-
-// readLine returns the next line without its "\n" (or "\r\n"). At the
-// end of the input it returns the last unterminated line with io.EOF.
-func readLine(r *bufio.Reader, maxFrame int) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) > maxFrame+2 { // room for "\r\n"
-			return nil, errFrameTooLarge{maxFrame}
-		}
-		line = append(line, chunk...)
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
-		if len(line) > maxFrame {
-			return nil, errFrameTooLarge{maxFrame}
-		}
-		return line, err
 	}
 }
 
@@ -180,7 +133,7 @@ func (c *lineConn) readFrame(ctx context.Context) ([]byte, error) {
 	case f = <-c.frames:
 	}
 	if f.err != nil {
-		var tooLarge errFrameTooLarge
+		var tooLarge front.ErrFrameTooLarge
 		switch {
 		case errors.As(f.err, &tooLarge):
 			c.fail(f.err)
@@ -195,15 +148,13 @@ func (c *lineConn) readFrame(ctx context.Context) ([]byte, error) {
 // decodeFrame returns the message in line, or else the error reply to
 // send for it.
 func decodeFrame(line []byte) (jsonrpc.Message, []byte) {
-	if !json.Valid(line) {
-		return nil, errorReply(nil, jsonrpc.CodeParseError, "Parse error: the line is not one JSON value")
+	if reply := front.BadFrame(line); reply != nil {
+		return nil, reply
 	}
-	if line = bytes.TrimSpace(line); line[0] != '{' {
-		return nil, errorReply(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: not a JSON-RPC 2.0 object (batches are not supported)")
-	}
+	line = bytes.TrimSpace(line)
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
-		return nil, errorReply(frameID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+		return nil, front.ErrorReply(frameID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
 	}
 	return msg, nil
 }
@@ -222,25 +173,6 @@ func frameID(line []byte) json.RawMessage {
 		return f.ID
 	}
 	return nil
-}
-
-// errorReply is a JSON-RPC error response. The SDK's encoder leaves out
-// a null id, which JSON-RPC requires when the request's id is unknown,
-// so it is built here.
-func errorReply(id json.RawMessage, code int64, message string) []byte {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	type wireError struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-	}
-	b, _ := jsstr.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   wireError       `json:"error"`
-	}{"2.0", id, wireError{code, message}})
-	return b
 }
 
 // Write sends one message as one line. A failed write is a transport
@@ -280,18 +212,7 @@ func encodeResult(msg jsonrpc.Message) (frame []byte, ok bool) {
 	default:
 		return nil, false
 	}
-	return resultFrame(id, r.Result), true
-}
-
-// resultFrame is a successful reply with its newline, from its id and
-// result, both JSON already.
-func resultFrame[T ~string | ~[]byte](id []byte, result T) []byte {
-	frame := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(result)+1)
-	frame = append(frame, `{"jsonrpc":"2.0","id":`...)
-	frame = append(frame, id...)
-	frame = append(frame, `,"result":`...)
-	frame = append(frame, result...)
-	return append(frame, "}\n"...)
+	return front.ResultFrame(id, r.Result), true
 }
 
 // writeLine writes data and a newline in one write.

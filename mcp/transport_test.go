@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,20 +146,4 @@ func readStatus(t *testing.T, root string) string {
 	t.Helper()
 	b, _ := os.ReadFile(filepath.Join(root, "alice", "status"))
 	return string(b)
-}
-
-func TestFrameLimit(t *testing.T) {
-	for _, tt := range []struct {
-		maxMessage int64
-		want       int
-	}{
-		{0, MaxFrameBytes},
-		{1 << 20, MaxFrameBytes},
-		{20 << 20, 6*20<<20 + 1<<20},
-		{math.MaxInt64, MaxFrameBytes},
-	} {
-		if got := frameLimit(tt.maxMessage); got != tt.want {
-			t.Errorf("frameLimit(%d) = %d, want %d", tt.maxMessage, got, tt.want)
-		}
-	}
 }

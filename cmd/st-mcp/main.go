@@ -1,31 +1,17 @@
-// Command st-mcp is st's MCP stdio server. Run it as `st mcp [--channel]`,
-// which checks the arguments and execs this binary: the MCP SDK is large,
-// and keeping it out of st keeps every other st command's start-up fast.
+// Command st-mcp is st's MCP stdio server as clients start it. Run it as
+// `st mcp [--channel]`, which checks the arguments and execs this binary.
+// It is the front (package mcp/front): it answers the session's opening
+// itself and links nothing of the MCP SDK, which is large; at the first
+// message that needs the SDK it execs st-mcp-server, installed next to
+// it, which takes the session over.
 package main
 
 import (
 	"os"
-	"time"
 
-	"github.com/smalltalk-go/st/internal/layout"
-	"github.com/smalltalk-go/st/mcp"
+	"github.com/smalltalk-go/st/mcp/front"
 )
 
 func main() {
-	os.Exit(mcp.Main(process()))
-}
-
-// process describes this invocation; the only argument is --channel.
-func process() mcp.Process {
-	name := os.Getenv("_ST_INVOKED_AS")
-	if name == "" {
-		name = "st"
-	}
-	channel := len(os.Args) > 1 && os.Args[1] == "--channel"
-	return mcp.Process{
-		Name: name, Channel: channel,
-		Env:   layout.NewEnv(os.LookupEnv, os.Stderr),
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		Now: time.Now,
-	}
+	os.Exit(front.Main(front.OSProcess()))
 }

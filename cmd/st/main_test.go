@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,6 +16,7 @@ import (
 	"github.com/smalltalk-go/st/dashboard"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/mcp"
+	"github.com/smalltalk-go/st/mcp/front"
 	"github.com/smalltalk-go/st/trace"
 	"github.com/smalltalk-go/st/trace/otlp"
 )
@@ -39,8 +39,13 @@ func TestMain(m *testing.M) {
 		"smalltalk": func() {
 			os.Exit(run(newTestApp()))
 		},
-		// The MCP server that `st mcp` execs.
+		// The MCP server's front that `st mcp` execs, and the SDK
+		// server it execs in turn.
 		"st-mcp": func() {
+			p, _ := newTestMCP()
+			os.Exit(front.Main(p))
+		},
+		"st-mcp-server": func() {
 			os.Exit(mcp.Main(newTestMCP()))
 		},
 		// The trace exporter that `st trace export` and session-end run.
@@ -78,21 +83,17 @@ func testClock() func() time.Time {
 	return func() time.Time { return time.UnixMilli(ms) }
 }
 
-// newTestMCP is st-mcp's process with two test seams:
+// newTestMCP is st-mcp's and st-mcp-server's process with two test seams:
 // ST_TEST_MCP_INTERVALS="status,tidy,backstop" (ms) shortens its timers;
 // ST_TEST_MCP_SLOW_CALL=<file> holds each tool call, once it has
 // started, for slowCall after creating <file>, and lets the shutdown wait
 // for it as long as it takes.
-func newTestMCP() mcp.Process {
-	p := mcp.Process{
-		Name: cmp.Or(os.Getenv("_ST_INVOKED_AS"), "st"), Channel: slices.Contains(os.Args[1:], "--channel"),
-		Env:   layout.NewEnv(os.LookupEnv, os.Stderr),
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		Now: testClock(),
-	}
+func newTestMCP() (front.Process, func(*mcp.Config)) {
+	p := front.OSProcess()
+	p.Now = testClock()
 	intervals, slow := os.Getenv("ST_TEST_MCP_INTERVALS"), os.Getenv("ST_TEST_MCP_SLOW_CALL")
 	if intervals == "" && slow == "" {
-		return p
+		return p, nil
 	}
 	var ms [3]time.Duration
 	if intervals != "" {
@@ -104,7 +105,8 @@ func newTestMCP() mcp.Process {
 			ms[i] = time.Duration(n) * time.Millisecond
 		}
 	}
-	p.Tune = func(c *mcp.Config) {
+	p.StatusEvery, p.TidyEvery = ms[0], ms[1]
+	return p, func(c *mcp.Config) {
 		c.StatusEvery, c.TidyEvery, c.BackstopEvery = ms[0], ms[1], ms[2]
 		if slow != "" {
 			c.CallsGrace = time.Minute
@@ -114,7 +116,6 @@ func newTestMCP() mcp.Process {
 			}
 		}
 	}
-	return p
 }
 
 // slowCall is how long ST_TEST_MCP_SLOW_CALL holds a tool call: far

@@ -84,7 +84,7 @@ func BenchmarkMCPShutdown(b *testing.B) {
 
 func mcpBuildST(b *testing.B) string {
 	dir := b.TempDir()
-	for _, pkg := range []string{".", "../st-mcp"} {
+	for _, pkg := range []string{".", "../st-mcp", "../st-mcp-server"} {
 		build := exec.Command("go", "build", "-o", dir, pkg)
 		build.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as the README installs it
 		if out, err := build.CombinedOutput(); err != nil {

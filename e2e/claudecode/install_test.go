@@ -53,7 +53,7 @@ func claudeBinary(t testing.TB) string {
 	return bin
 }
 
-// buildST builds st, st-mcp and st-trace once, statically as the README installs
+// buildST builds st, st-mcp, st-mcp-server and st-trace once, statically as the README installs
 // them, into one folder that the tests put first on PATH.
 var buildST = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "st-e2e-bin-")
@@ -61,7 +61,7 @@ var buildST = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	builtDir = dir
-	return dir, e2ekit.BuildST(dir, "st", "st-mcp", "st-trace")
+	return dir, e2ekit.BuildST(dir, "st", "st-mcp", "st-mcp-server", "st-trace")
 })
 
 func stBinDir(t testing.TB) string {

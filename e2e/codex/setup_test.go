@@ -46,7 +46,7 @@ func setup(tmp string) error {
 	}
 	binDir = filepath.Join(tmp, "bin")
 	stBin = filepath.Join(binDir, "st")
-	return e2ekit.BuildST(binDir, "st", "st-mcp", "st-trace")
+	return e2ekit.BuildST(binDir, "st", "st-mcp", "st-mcp-server", "st-trace")
 }
 
 // installCodex installs the pinned npm package once per machine and

@@ -45,7 +45,7 @@ func setup(tmp string) error {
 	}
 	binDir = filepath.Join(tmp, "bin")
 	stBin = filepath.Join(binDir, "st")
-	return e2ekit.BuildST(binDir, "st", "st-mcp", "st-trace")
+	return e2ekit.BuildST(binDir, "st", "st-mcp", "st-mcp-server", "st-trace")
 }
 
 // installGemini installs the pinned npm package once per machine and
