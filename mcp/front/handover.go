@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strconv"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // handoverEnv names the descriptor, inherited across the exec, of the
@@ -40,26 +42,24 @@ func execServer(h *Handover) error {
 	return fmt.Errorf("starting %s: %w", server, err)
 }
 
-// handoverFile writes h to a file already unlinked, read from its start
-// and left open across exec.
+// handoverFile writes h to an anonymous memory file (memfd), read from
+// its start and left open across exec: it needs no writable folder and
+// leaves nothing behind.
 func handoverFile(h *Handover) (*os.File, error) {
 	data, err := json.Marshal(h)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp("", "st-mcp-handover-")
+	fd, err := unix.MemfdCreate("st-mcp-handover", 0) // no MFD_CLOEXEC: it must survive exec
 	if err != nil {
 		return nil, fmt.Errorf("handing the session to %s: %w", ServerBinary, err)
 	}
-	_ = os.Remove(f.Name()) // the descriptor is all the server needs
+	f := os.NewFile(uintptr(fd), "st-mcp-handover")
 	if _, err := f.Write(data); err != nil {
 		return nil, fmt.Errorf("handing the session to %s: %w", ServerBinary, err)
 	}
 	if _, err := f.Seek(0, 0); err != nil {
 		return nil, err
-	}
-	if _, _, errno := syscall.Syscall(syscall.SYS_FCNTL, f.Fd(), syscall.F_SETFD, 0); errno != 0 {
-		return nil, fmt.Errorf("handing the session to %s: %w", ServerBinary, errno)
 	}
 	return f, nil
 }
