@@ -174,9 +174,9 @@ func Agent(env *layout.Env, root string, now func() time.Time) (id string, throw
 }
 
 // Offline ends the agent's session: a removable agent (a throwaway one
-// the session did not use) is removed when empty, any other gets "offline"
-// as its status, after end (which may
-// be nil) has closed what the session opened.
+// the session did not use) is removed when empty, any other gets
+// "offline" as its status, after end (which may be nil) has closed what
+// the session opened.
 func Offline(root, id string, removable bool, end func(*fsutil.Tree)) {
 	t, err := fsutil.Open(root)
 	if err != nil {
