@@ -100,6 +100,7 @@ var envGroups = []settingGroup{
 	}},
 	{"Internal", "Set by st for the programs it starts, or test seams; not for everyday use.", []setting{
 		{"_ST_INVOKED_AS", "", "the name st was invoked as, handed to st-mcp, st-dashboard and plugins so their messages say it", "st-mcp, st-dashboard, plugins"},
+		{"_ST_MCP_HANDOVER_FD", "", "the descriptor of the session st-mcp hands to st-mcp-server when it execs it", "st-mcp-server"},
 		{"ST_HOOK_CHILD", "", "1 marks a session a hook started; its prompts are not captured", "user-prompt-submit"},
 		{"ST_HOOK_TEST_PANIC", "", "1 makes a hook panic (tests of the fail-open path)", "every hook"},
 		{"ST_HOOK_TEST_DELAY_MS", "", "delays a hook by this many ms (tests of the deadline)", "every hook"},
