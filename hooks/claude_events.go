@@ -47,7 +47,9 @@ func stop(c *call) Result {
 func sessionEnd(c *call) Result {
 	_ = ClearRetry(c.ctx, c.t, c.opt.Agent, c.p.SessionID) // best effort: a stale retry record only delays the next one
 	if layout.EnsureAgent(c.opt.Root, c.opt.Agent) == nil {
-		_ = status.Set(c.t, c.opt.Agent, "offline") // best effort: a status not written reads as stale, which is the truth
+		// Without syncs, as st-mcp's exit writes it: a crash of the machine
+		// that loses it ended the session too, and a stale status reads true.
+		_ = status.SetAtExit(c.t, c.opt.Agent, "offline") // best effort: a status not written reads as stale, which is the truth
 	}
 	return Result{}
 }

@@ -13,8 +13,9 @@ import (
 )
 
 // The session's state is hints (state.go), so a session's start, a
-// prompt that warns of the context's fill and a Stop that announces an
-// arrival ask the disk for no sync; a failure that sets the agent's
+// prompt that warns of the context's fill, a Stop that announces an
+// arrival and the session's end (its offline status) ask the disk for no
+// sync; a failure that sets the agent's
 // status still syncs the status and the status to put back after it,
 // and so does any write of the state while it holds that status.
 func TestHintStateIsNotSynced(t *testing.T) {
@@ -68,6 +69,10 @@ func TestHintStateHelper(t *testing.T) {
 		name := deliver(t, root, t0.Add(time.Second), "mid-turn")
 		if got := stopAt(t, env, t0.Add(2*time.Second)); !strings.Contains(got, name) {
 			t.Fatalf("stop announced %q, want %s", got, name)
+		}
+		Run(SessionEnd, []byte(`{"session_id":"s1","hook_event_name":"SessionEnd","reason":"prompt_input_exit"}`), env)
+		if got := readStatus(t, root); got != "offline" {
+			t.Fatalf("status after the session's end = %q, want offline", got)
 		}
 	case "failure":
 		setStatusFile(t, root, "busy")
