@@ -100,6 +100,12 @@ func frontSource(initialize map[string]string, toolsList string) []byte {
 	return src
 }
 
+// The initialize requests of Codex 0.169.0 and Gemini CLI 0.61.0.
+const (
+	codexInit  = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"experimental":{"codex/auth-change":{}},"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":"codex-mcp-client","title":"Codex","version":"0.169.0"}}}`
+	geminiInit = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"gemini-cli-mcp-client","version":"0.61.0"}}}`
+)
+
 // Whatever the client sends, st-mcp answers it as the SDK alone would:
 // the front answers the opening, and hands any other message, with the
 // opening replayed, to the SDK, which then serves everything. The SDK
@@ -138,6 +144,13 @@ func TestFrontAnswersAsTheSDK(t *testing.T) {
 		{"an extra member", []string{initLine, `{"jsonrpc":"2.0","id":2,"method":"tools/list","x":1}`}, true},
 		{"a null id", []string{initLine, `{"jsonrpc":"2.0","id":null,"method":"tools/list"}`}, true},
 		{"initialized with an id", []string{initLine, `{"jsonrpc":"2.0","id":5,"method":"notifications/initialized"}`, list}, true},
+		// The openings the real clients send, as captured from the e2e
+		// rigs' st-mcp sessions: Codex 0.169.0 puts a progress token in
+		// every request's _meta, tools/list included.
+		{"Codex's opening", []string{codexInit, initializedLine, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"progressToken":0}}}`}, false},
+		{"Gemini CLI's opening", []string{geminiInit, initializedLine, list}, false},
+		{"tools/list with _meta and a cursor", []string{initLine, initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"progressToken":0},"cursor":"x"}}`}, true},
+		{"tools/list with a _meta that is no object", []string{initLine, initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":5}}`}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

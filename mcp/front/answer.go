@@ -178,12 +178,20 @@ func ascii(s string) bool {
 	return true
 }
 
-// noParams reports whether a request carries no parameters: a tools/list
-// with a cursor or _meta is the SDK's.
-func noParams(params json.RawMessage) bool {
+// plainListParams reports whether a tools/list's params ask for nothing
+// but the first page: none, or only a _meta object (Codex sends a
+// progress token with every request). A cursor, or anything else, is the
+// SDK's.
+func plainListParams(params json.RawMessage) bool {
 	switch string(params) {
 	case "", "null", "{}":
 		return true
 	}
-	return false
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(params, &fields) != nil || len(fields) != 1 {
+		return false
+	}
+	meta, ok := fields["_meta"]
+	var inner map[string]json.RawMessage
+	return ok && json.Unmarshal(meta, &inner) == nil && inner != nil
 }

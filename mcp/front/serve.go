@@ -80,7 +80,7 @@ func (h *Handover) Answer(line []byte, out io.Writer) (handover bool, err error)
 	case r.method == "notifications/initialized" && h.Initialize != nil && !h.Initialized && r.id == nil:
 		h.Initialized, h.Ready = true, true
 		return false, nil
-	case r.method == "tools/list" && h.Initialize != nil && r.id != nil && noParams(r.params):
+	case r.method == "tools/list" && h.Initialize != nil && r.id != nil && plainListParams(r.params):
 		answer = ToolsList
 	}
 	if answer == "" {
