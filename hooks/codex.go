@@ -41,6 +41,13 @@ func runCodexSessionStart(opt Options, cl Client) Result {
 	if fresh || len(items) > 0 {
 		text, shown = codexStartText(opt, now, fresh, items, budget)
 	}
+	res := Result{}
+	if text = withBrief(text, brief); text != "" {
+		res = codexJSON(map[string]any{"hookSpecificOutput": orderedHSO{"SessionStart", text}})
+	}
+	// The session gets its context even when the cursor's lock is held
+	// past the deadline (its first Stop may then repeat an arrival).
+	opt.early.set(res)
 	// What SessionStart names is announced: move the agent's cursor past
 	// it, so the first Stop does not repeat it, but not past
 	// the older messages the budget left out.
@@ -50,11 +57,7 @@ func runCodexSessionStart(opt Options, cl Client) Result {
 		c.close()
 		t.Close()
 	}
-	text = withBrief(text, brief)
-	if text == "" {
-		return Result{}
-	}
-	return codexJSON(map[string]any{"hookSpecificOutput": orderedHSO{"SessionStart", text}})
+	return res
 }
 
 // codexStartText is now.md's block (when fresh), then a blank line, then

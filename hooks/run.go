@@ -235,7 +235,7 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 	}
 	h, ok := hookFor(event, opt.Retry)
 	opt.deadline = opt.Start.Add(budgetFor(event, opt))
-	opt.early = &earlyResult{}
+	opt.early = &earlyResult{deadline: opt.deadline}
 	type outcome struct {
 		res     Result
 		payload []byte
@@ -272,7 +272,10 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 	case out, finished = <-done:
 	case <-timer.C:
 	}
-	if !finished {
+	if !finished || time.Now().After(opt.deadline) {
+		// An answer the hook gave after its deadline does not count
+		// (earlyResult.set), even when it reaches us before the timer:
+		// which of the two comes first must not decide the output.
 		out.res = opt.early.or(Fault(event, opt.JSON))
 	}
 	code = write(out.res, stdout, stderr)
@@ -290,11 +293,19 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 
 // earlyResult is a hook's output as soon as it is known; the first one
 // set wins. A hook may name in advance what to answer if it runs out of
-// time before it knows (instead of the fail-open output).
+// time before it knows (instead of the fail-open output). What is named
+// after the deadline is dropped: the hook's output is what it knew by
+// then, not what a race with the deadline's timer let through.
 type earlyResult struct {
 	mu       sync.Mutex
+	deadline time.Time // zero: none
 	res      *Result
 	fallback *Result
+}
+
+// late reports whether the deadline has passed; the caller holds mu.
+func (e *earlyResult) late() bool {
+	return !e.deadline.IsZero() && time.Now().After(e.deadline)
 }
 
 // otherwise sets what or gives when no output was set.
@@ -304,7 +315,9 @@ func (e *earlyResult) otherwise(r Result) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.fallback = &r
+	if !e.late() {
+		e.fallback = &r
+	}
 }
 
 func (e *earlyResult) set(r Result) {
@@ -313,7 +326,7 @@ func (e *earlyResult) set(r Result) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.res == nil {
+	if e.res == nil && !e.late() {
 		e.res = &r
 	}
 }

@@ -42,7 +42,10 @@ type hookBudgetCase struct {
 var hookBudgetCases = []hookBudgetCase{
 	{[]string{"hook", "session-start"}, "claudecode/SessionStart.json", "", 2},
 	{[]string{"hook", "session-start", "--json"}, "claudecode/SessionStart.json", `{"hookSpecificOutput":…`, 0},
-	{[]string{"hook", "codex-session-start"}, "codex/SessionStart.json", "", 0},
+	// The restart context is known before the cursor's lock is waited
+	// for: the session gets it even with that lock held.
+	{[]string{"hook", "codex-session-start"}, "codex/SessionStart.json", "{\n  \"hookSpecificOutput\":…", 0},
+	{[]string{"hook", "gemini-session-start"}, "gemini/SessionStart.json", "{\n  \"hookSpecificOutput\":…", 0},
 	{[]string{"hook", "codex-stop"}, "codex/Stop.json", "", 0},
 	{[]string{"hook", "codex-pre-tool-use"}, "codex/PreToolUse-apply_patch.json", "", 0},
 	{[]string{"hook", "user-prompt-submit"}, "claudecode/UserPromptSubmit.json", "", 0},
