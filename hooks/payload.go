@@ -72,8 +72,14 @@ func ParsePayload(data []byte) (p Payload, ok bool) {
 		return Payload{}, false
 	}
 	for key, raw := range members {
-		if field := p.field(key); field != nil && json.Unmarshal(raw, field) != nil {
-			return Payload{}, false
+		switch field := p.field(key).(type) {
+		case nil:
+		case *json.RawMessage:
+			*field = raw // already a copy, and checked: a megabyte of tool output is not scanned again
+		default:
+			if json.Unmarshal(raw, field) != nil {
+				return Payload{}, false
+			}
 		}
 	}
 	p.Raw = data // not a copy: a payload may hold a megabyte of tool output, and nothing changes it once read
