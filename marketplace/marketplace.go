@@ -105,12 +105,11 @@ func pluginEntry(source any) *jsonobj.Object {
 	return obj().Set("name", wiring.PluginName).Set("source", source).Set("description", Description)
 }
 
-// mcpServer is a plugin's MCP server: st-mcp (st-mcp-server with
-// channel) found on PATH, installed with st, started directly rather
-// than through `st mcp` (which would be two programs to start before the
-// first answer).
+// mcpServer is a plugin's MCP server: st-mcp found on PATH, installed
+// with st, started directly rather than through `st mcp` (which would be
+// two programs to start before the first answer).
 func mcpServer(channel bool) *jsonobj.Object {
-	s := wiring.DirectMCPServer(wiring.MCPBinaryFor(channel), channel)
+	s := wiring.DirectMCPServer(wiring.MCPBinary, channel)
 	return obj().Set("command", s.Command).Set("args", s.JSONArgs())
 }
 

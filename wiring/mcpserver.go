@@ -1,23 +1,7 @@
 package wiring
 
 // MCPBinary is the program that is st's MCP server; `st mcp` execs it.
-// It answers a session's opening itself and execs MCPChannelBinary, the
-// server built on the SDK, at the first message it cannot answer.
 const MCPBinary = "st-mcp"
-
-// MCPChannelBinary is the program a channel session runs: st-mcp would
-// exec it at once (a channel pushes from the session's start, so the
-// front has nothing to answer for it), one program start too many.
-const MCPChannelBinary = "st-mcp-server"
-
-// MCPBinaryFor is the MCP server's program for a session with or
-// without channel push.
-func MCPBinaryFor(channel bool) string {
-	if channel {
-		return MCPChannelBinary
-	}
-	return MCPBinary
-}
 
 // MCPServer is the command line a client runs for st's MCP server.
 type MCPServer struct {
@@ -25,9 +9,8 @@ type MCPServer struct {
 	Args    []string
 }
 
-// DirectMCPServer runs the MCP server as the program bin (st-mcp or,
-// with channel, st-mcp-server, by path or by name), which takes
-// --channel as its only argument. It is
+// DirectMCPServer runs the MCP server as the program bin (st-mcp, by
+// path or by name), which takes --channel as its only argument. It is
 // what clients are given wherever st-mcp can be found: run through `st
 // mcp`, a client waits for two Go programs to start (st, which then
 // execs st-mcp) before the server's first answer, about half as long

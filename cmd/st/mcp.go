@@ -14,10 +14,9 @@ type mcpCmd struct {
 }
 
 func (c *mcpCmd) Run(a *app) error {
-	name := wiring.MCPBinaryFor(c.Channel)
-	bin := a.companion(name)
+	bin := a.companion(wiring.MCPBinary)
 	if bin == "" {
-		return sterr.Msg("the MCP server %s is not installed next to %s or on PATH (install both: go install ./cmd/...)", name, a.selfPath())
+		return sterr.Msg("the MCP server st-mcp is not installed next to %s or on PATH (install both: go install ./cmd/...)", a.selfPath())
 	}
 	argv := []string{bin}
 	if c.Channel {
@@ -29,11 +28,10 @@ func (c *mcpCmd) Run(a *app) error {
 }
 
 // mcpServer is what the configurations st writes run for its MCP server:
-// st-mcp (st-mcp-server with channel) when it is installed next to this
-// st, else this st's mcp verb.
+// st-mcp when it is installed next to this st, else this st's mcp verb.
 func (a *app) mcpServer(channel bool) wiring.MCPServer {
 	self := a.selfPath()
-	if bin := filepath.Join(filepath.Dir(self), wiring.MCPBinaryFor(channel)); isExecutable(bin) {
+	if bin := filepath.Join(filepath.Dir(self), wiring.MCPBinary); isExecutable(bin) {
 		return wiring.DirectMCPServer(bin, channel)
 	}
 	return wiring.STMCPServer(self, channel)
@@ -44,7 +42,7 @@ func (mcpCmd) Help() string {
 	return `Started by an MCP client (Claude Code, Codex, Pi), not by hand. The agent
 is $ST_AGENT; without it the server runs as a throwaway anon-<rand6> agent,
 removed when the session ends unless it sent or got a message. It runs
-{NAME}-mcp ({NAME}-mcp-server with --channel), installed next to {NAME}.`
+{NAME}-mcp, installed next to {NAME}.`
 }
 
 func (mcpCmd) examples() []example {

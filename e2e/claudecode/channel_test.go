@@ -126,8 +126,8 @@ func TestChannelPushMidTurnReachesModelOnce(t *testing.T) {
 }
 
 // checkChannelMCPConfig checks that the project's .mcp.json, as `st
-// init` wrote it, runs st's channel server, st-mcp-server (installed
-// next to st), in channel mode: the test exercises what users get.
+// init` wrote it, runs st's server, st-mcp (installed next to st), in
+// channel mode: the test exercises what users get.
 func checkChannelMCPConfig(t *testing.T, p *project) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(p.dir, ".mcp.json"))
@@ -144,8 +144,8 @@ func checkChannelMCPConfig(t *testing.T, p *project) {
 		t.Fatalf(".mcp.json: %v", err)
 	}
 	st := cfg.MCPServers["st"]
-	if filepath.Base(st.Command) != "st-mcp-server" || strings.Join(st.Args, " ") != "--channel" {
-		t.Fatalf("st init wrote %q %q for st, want st-mcp-server [--channel]", st.Command, st.Args)
+	if filepath.Base(st.Command) != "st-mcp" || strings.Join(st.Args, " ") != "--channel" {
+		t.Fatalf("st init wrote %q %q for st, want st-mcp [--channel]", st.Command, st.Args)
 	}
 }
 
