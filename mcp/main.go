@@ -13,7 +13,8 @@ import (
 // Main runs st-mcp-server until stdin closes, SIGINT or SIGTERM, and
 // returns the exit code. st-mcp, the front clients start, execs it at
 // the first message it cannot answer, handing it the session it opened
-// (front.TakeHandover), or at once in channel mode. tune, a test seam,
+// (front.TakeHandover), or in channel mode also at the first message in
+// the agent's inbox. tune, a test seam,
 // may shorten the timers; nil in production.
 func Main(p front.Process, tune func(*Config)) int {
 	// Signals are caught from here on, so one arriving during start-up

@@ -40,7 +40,7 @@ const (
 const (
 	StatusRefreshEvery = front.StatusRefreshEvery
 	TidyCheckEvery     = front.TidyCheckEvery
-	BackstopEvery      = 15 * time.Second
+	BackstopEvery      = front.ChannelBackstop
 	StaleInboxAfter    = front.StaleInboxAfter
 )
 

@@ -105,7 +105,7 @@ func newTestMCP() (front.Process, func(*mcp.Config)) {
 			ms[i] = time.Duration(n) * time.Millisecond
 		}
 	}
-	p.StatusEvery, p.TidyEvery = ms[0], ms[1]
+	p.StatusEvery, p.TidyEvery, p.BackstopEvery = ms[0], ms[1], ms[2]
 	return p, func(c *mcp.Config) {
 		c.StatusEvery, c.TidyEvery, c.BackstopEvery = ms[0], ms[1], ms[2]
 		if slow != "" {

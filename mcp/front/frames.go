@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"sync/atomic"
+	"time"
 
 	"github.com/smalltalk-go/st/internal/jsstr"
 )
@@ -42,19 +45,36 @@ func (e ErrFrameTooLarge) Error() string {
 // server taking over the session loses none of it.
 type Reader struct {
 	r        *bufio.Reader
+	src      io.Reader
 	maxFrame int
+	cut      atomic.Bool
 }
 
 // NewReader reads in, a line at most maxFrame bytes.
 func NewReader(in io.Reader, maxFrame int) *Reader {
-	return &Reader{r: bufio.NewReaderSize(in, 64<<10), maxFrame: maxFrame}
+	return &Reader{r: bufio.NewReaderSize(in, 64<<10), src: in, maxFrame: maxFrame}
+}
+
+// Cut makes Line return os.ErrDeadlineExceeded from now on, ending a
+// read that waits on a source with deadlines (a pipe the runtime polls);
+// a source without them must not block (a regular file), or Line ends
+// only once the read returns.
+func (r *Reader) Cut() {
+	r.cut.Store(true)
+	if d, ok := r.src.(interface{ SetReadDeadline(time.Time) error }); ok {
+		_ = d.SetReadDeadline(time.Now()) // a source without deadlines is one that does not block
+	}
 }
 
 // Line returns the next line without its "\n" (or "\r\n"). At the end
-// of the input it returns the last unterminated line with io.EOF.
+// of the input it returns the last unterminated line with io.EOF; on any
+// other error, what it read of a line, as read.
 func (r *Reader) Line() ([]byte, error) {
 	var line []byte
 	for {
+		if r.cut.Load() {
+			return line, os.ErrDeadlineExceeded
+		}
 		chunk, err := r.r.ReadSlice('\n')
 		if len(line)+len(chunk) > r.maxFrame+2 { // room for "\r\n"
 			return nil, ErrFrameTooLarge{r.maxFrame}
@@ -62,6 +82,9 @@ func (r *Reader) Line() ([]byte, error) {
 		line = append(line, chunk...)
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return line, err
 		}
 		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 		if len(line) > r.maxFrame {

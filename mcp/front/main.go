@@ -8,16 +8,20 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/message"
 	"github.com/smalltalk-go/st/status"
+	"github.com/smalltalk-go/st/watch"
 )
 
 // Default intervals, st-compat.md §3.8 and §6.19.
@@ -36,9 +40,10 @@ type Process struct {
 	Stdout  io.Writer
 	Stderr  io.Writer
 	Now     func() time.Time
-	// StatusEvery and TidyEvery are the front's timers; zero means the
-	// default. Tests shorten them.
-	StatusEvery, TidyEvery time.Duration
+	// StatusEvery, TidyEvery and BackstopEvery (channel mode's look at
+	// the inbox) are the front's timers; zero means the default. Tests
+	// shorten them.
+	StatusEvery, TidyEvery, BackstopEvery time.Duration
 }
 
 // OSProcess is this process as st-mcp and st-mcp-server see it: the
@@ -59,12 +64,9 @@ const ServerBinary = "st-mcp-server"
 
 // Main runs the front until stdin closes, SIGINT or SIGTERM, or until a
 // message needs the SDK server, which then replaces this process (in
-// channel mode at once: a channel pushes frames from the start and
-// answers with its own capabilities). It returns the exit code.
+// channel mode also at the first message in the inbox, channel.go). It
+// returns the exit code.
 func Main(p Process) int {
-	if p.Channel {
-		return p.fail(execServer(nil))
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	signal.Ignore(syscall.SIGPIPE)
@@ -73,9 +75,19 @@ func Main(p Process) int {
 	if err != nil {
 		return p.fail(err)
 	}
+	restore := func() {}
+	if p.Channel {
+		in, undo, ok := cuttableStdin(p.Stdin)
+		if !ok || hasNews(root, id) {
+			return p.fail(execServer(&Handover{Agent: id, Throwaway: throwaway}))
+		}
+		defer runtime.KeepAlive(in) // it shares stdin's descriptor, which its finalizer would close
+		p.Stdin, restore = in, undo
+	}
 	h, err := p.serve(ctx, root, id)
 	if h != nil {
 		h.Agent, h.Throwaway = id, throwaway
+		restore()
 		return p.fail(execServer(h))
 	}
 	Offline(root, id, throwaway, nil)
@@ -96,19 +108,35 @@ func (p Process) serve(ctx context.Context, root, id string) (*Handover, error) 
 	done := make(chan result, 1)
 	out := &lockedWriter{w: p.Stdout}
 	var ready atomic.Bool
+	r := NewReader(p.Stdin, FrameLimit(p.Env.MaxMessageBytes()))
 	go func() {
-		r := NewReader(p.Stdin, FrameLimit(p.Env.MaxMessageBytes()))
-		h, err := Serve(r, out, func() { ready.Store(true) })
+		h, err := Serve(r, out, func() { ready.Store(true) }, p.Channel)
 		done <- result{h, err}
 	}()
 	refresh := time.NewTicker(cmp.Or(p.StatusEvery, StatusRefreshEvery))
 	defer refresh.Stop()
 	tidy := time.NewTicker(cmp.Or(p.TidyEvery, TidyCheckEvery))
 	defer tidy.Stop()
+	var news <-chan struct{} // nil outside channel mode: never ready
+	if p.Channel {
+		w := watch.New(cmp.Or(p.BackstopEvery, ChannelBackstop))
+		defer func() { _ = w.Close() }() // the front is done with the inbox either way
+		w.Watch(filepath.Join(root, id, inbox.Inbox))
+		news = w.Wake()
+	}
 	fired := false
 	for {
 		select {
 		case res := <-done:
+			return res.h, res.err
+		case <-news:
+			if !hasNews(root, id) {
+				continue
+			}
+			// End the read the front waits in: Serve returns the
+			// session as it stands, for the server to push the news.
+			r.Cut()
+			res := <-done
 			return res.h, res.err
 		case <-ctx.Done():
 			return nil, nil
