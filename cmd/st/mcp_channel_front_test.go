@@ -156,3 +156,23 @@ func TestMCPChannelFrontWithoutServer(t *testing.T) {
 		t.Fatalf("exit %d (%v), stderr %q; want 1 naming st-mcp-server", code, err, s.stderr.String())
 	}
 }
+
+// The front's backstop: with the inbox folder made anew, its watch is
+// gone, and the next look at the inbox still hands a message over.
+func TestMCPChannelFrontBackstop(t *testing.T) {
+	root := t.TempDir()
+	mcpMkAgent(t, root, "alice")
+	s := startChannel(t, root, "st-mcp")
+	s.send(channelOpening)
+	s.next("initialize")
+	s.next("tools/list")
+	in := filepath.Join(root, "alice", "inbox")
+	if err := os.RemoveAll(in); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	mcpWriteFile(t, filepath.Join(in, "1714826789099-zzzzzz.md"), "---\nfrom: bob\n---\nlate\n")
+	if l := s.next("the push"); !strings.Contains(l, `"messageFilename":"1714826789099-zzzzzz.md"`) {
+		t.Fatalf("got %.300s, want the message pushed", l)
+	}
+}

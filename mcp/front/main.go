@@ -117,12 +117,24 @@ func (p Process) serve(ctx context.Context, root, id string) (*Handover, error) 
 	defer refresh.Stop()
 	tidy := time.NewTicker(cmp.Or(p.TidyEvery, TidyCheckEvery))
 	defer tidy.Stop()
+	// handOver ends the read the front waits in: Serve returns the
+	// session as it stands, for the server to push the news.
+	handOver := func() (*Handover, error) {
+		r.Cut()
+		res := <-done
+		return res.h, res.err
+	}
 	var news <-chan struct{} // nil outside channel mode: never ready
+	var w *watch.Watcher
+	inboxDir := filepath.Join(root, id, inbox.Inbox)
 	if p.Channel {
-		w := watch.New(cmp.Or(p.BackstopEvery, ChannelBackstop))
+		w = watch.New(cmp.Or(p.BackstopEvery, ChannelBackstop))
 		defer func() { _ = w.Close() }() // the front is done with the inbox either way
-		w.Watch(filepath.Join(root, id, inbox.Inbox))
+		w.Watch(inboxDir)
 		news = w.Wake()
+		if hasNews(root, id) { // arrived before the watch began
+			return handOver()
+		}
 	}
 	fired := false
 	for {
@@ -130,14 +142,10 @@ func (p Process) serve(ctx context.Context, root, id string) (*Handover, error) 
 		case res := <-done:
 			return res.h, res.err
 		case <-news:
-			if !hasNews(root, id) {
-				continue
+			if hasNews(root, id) {
+				return handOver()
 			}
-			// End the read the front waits in: Serve returns the
-			// session as it stands, for the server to push the news.
-			r.Cut()
-			res := <-done
-			return res.h, res.err
+			w.Watch(inboxDir) // again, in case the folder was made anew
 		case <-ctx.Done():
 			return nil, nil
 		case <-refresh.C:
