@@ -95,6 +95,10 @@ type Options struct {
 	// the recovery and the time budgets. Both are off in normal use.
 	TestPanic bool
 	TestDelay time.Duration
+	// judgeWait replaces judgeWait in package tests (zero: judgeWait), so
+	// that a judge slower than the first lock wait still answers in time
+	// on a loaded machine.
+	judgeWait time.Duration
 }
 
 func (o *Options) now() time.Time {

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -146,7 +147,7 @@ func waitsOnHuman(c *call) bool {
 // the probability as text, or "failed" (it exited non-zero, printed no
 // number in [0, 1], or could not start) or "timeout".
 func runJudge(c *call, command string, in judgeInput) (prob float64, verdict string) {
-	wait := judgeWait
+	wait := cmp.Or(c.opt.judgeWait, judgeWait)
 	if !c.opt.deadline.IsZero() {
 		wait = min(wait, time.Until(c.opt.deadline)-judgeReserve)
 	}

@@ -205,9 +205,10 @@ func TestStopJudgeConfig(t *testing.T) {
 	}
 }
 
-// TestStopJudgeSlowKeepsLine: a judge that answers late inside its bound,
-// or runs out of it, still leaves the turn's Stop line, with its answer
-// or "timeout", under the default hook budget.
+// TestStopJudgeSlowKeepsLine: a judge that answers after the hook's first
+// lock wait has run out, or runs out of its own bound (under the default
+// hook budget), still leaves the turn's Stop line, with its answer or
+// "timeout".
 func TestStopJudgeSlowKeepsLine(t *testing.T) {
 	sessions := map[string]string{"claudecode": "8ef91779-2425-4453-8525-1f6061eee1de", "codex": "01a23373-055a-76e2-949f-721c83d19988"}
 	for _, tt := range []struct{ client, judge, verdict string }{
@@ -218,6 +219,11 @@ func TestStopJudgeSlowKeepsLine(t *testing.T) {
 		t.Run(tt.client+"/"+tt.judge, func(t *testing.T) {
 			opt := judgeRig(t, tt.judge, "")
 			opt.HookTimeoutMS = ""
+			if tt.judge == "slow.sh" {
+				// A bound far past the judge's 1.6 s: only the first lock
+				// wait runs out, however busy the machine.
+				opt.HookTimeoutMS, opt.judgeWait = "6000", 5*time.Second
+			}
 			out := serveStop(t, tt.client, opt, clientStop(t, tt.client, nil))
 			if nudged := strings.Contains(out, "st's stop judge"); nudged != (tt.verdict == "0.9") {
 				t.Errorf("nudged %v; stdout %q", nudged, out)
