@@ -8,7 +8,7 @@
 // canonical message files, and with -reservations ROOT N it writes N
 // active reservations (10 agents) into the store at ROOT. Used by
 // scripts/bench; not by CI. A command whose last word is <FILE reads
-// FILE on its stdin.
+// FILE on its stdin; leading NAME=value words are set in its environment.
 package main
 
 import (
@@ -103,7 +103,11 @@ func measure(cmds [][]string, runs int) ([]stat, error) {
 				}
 				argv = argv[:len(argv)-1]
 			}
+			env, argv := splitEnv(argv)
 			cmd := exec.Command(argv[0], argv[1:]...)
+			if len(env) > 0 {
+				cmd.Env = append(os.Environ(), env...)
+			}
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
 			if in != nil {
 				cmd.Stdin = in
@@ -178,4 +182,17 @@ func fill(dir string, count int) error {
 		}
 	}
 	return nil
+}
+
+// splitEnv takes the leading NAME=value words off argv, as a shell would
+// read them.
+func splitEnv(argv []string) (env, rest []string) {
+	for len(argv) > 1 {
+		name, _, ok := strings.Cut(argv[0], "=")
+		if !ok || name == "" || strings.ContainsAny(name, "/.<") {
+			break
+		}
+		env, argv = append(env, argv[0]), argv[1:]
+	}
+	return env, argv
 }
