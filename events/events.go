@@ -197,7 +197,13 @@ func parseInto(line []byte, e *Event) bool {
 	if len(line) == 0 || line[0] != '{' {
 		return false
 	}
-	if err := json.Unmarshal(line, e); err != nil || e.Event == "" {
+	if !parsePlain(line, e) {
+		*e = Event{}
+		if err := json.Unmarshal(line, e); err != nil {
+			return false
+		}
+	}
+	if e.Event == "" {
 		return false
 	}
 	_, ok := e.Time()
