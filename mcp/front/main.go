@@ -78,7 +78,11 @@ func Main(p Process) int {
 	restore := func() {}
 	if p.Channel {
 		in, undo, ok := cuttableStdin(p.Stdin)
-		if !ok || hasNews(root, id) {
+		if ok && hasNews(root, id) {
+			undo()
+			ok = false
+		}
+		if !ok {
 			return p.fail(execServer(&Handover{Agent: id, Throwaway: throwaway}))
 		}
 		defer runtime.KeepAlive(in) // it shares stdin's descriptor, which its finalizer would close
