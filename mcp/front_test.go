@@ -112,8 +112,14 @@ func writeOpening(b *bytes.Buffer, prefix, what string, initialize map[string]st
 	fmt.Fprintf(b, "const %sToolsList = %s\n", prefix, strconv.Quote(toolsList))
 }
 
-// The initialize requests of Codex 0.169.0 and Gemini CLI 0.61.0.
+// The initialize requests of Codex 0.169.0 and Gemini CLI 0.61.0, and
+// the opening of Claude Code 2.1.328 in channel mode (its .mcp.json entry
+// from st init), as captured by a tee in front of st-mcp in the e2e rig's
+// TestChannelPushReachesModel: a server/discover probe first, then, after
+// the SDK's answer, initialize.
 const (
+	claudeDiscover = `{"jsonrpc":"2.0","id":"server-discover-probe-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"claude-code","title":"Claude Code","version":"2.1.328","description":"Anthropic's agentic coding tool","websiteUrl":"https://claude.com/claude-code"},"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true},"elicitation":{"form":{},"url":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
+	claudeInit     = `{"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true},"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":"claude-code","title":"Claude Code","version":"2.1.328","description":"Anthropic's agentic coding tool","websiteUrl":"https://claude.com/claude-code"}},"jsonrpc":"2.0","id":0}`
 	codexInit  = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"experimental":{"codex/auth-change":{}},"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":"codex-mcp-client","title":"Codex","version":"0.169.0"}}}`
 	geminiInit = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"gemini-cli-mcp-client","version":"0.61.0"}}}`
 )
@@ -161,6 +167,9 @@ func TestFrontAnswersAsTheSDK(t *testing.T) {
 		// every request's _meta, tools/list included.
 		{"Codex's opening", []string{codexInit, initializedLine, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"progressToken":0}}}`}, false},
 		{"Gemini CLI's opening", []string{geminiInit, initializedLine, list}, false},
+		// Claude Code 2.1.328 probes with server/discover, which the front
+		// leaves to the SDK: its sessions start the SDK server at once.
+		{"Claude Code's opening", []string{claudeDiscover, claudeInit, initializedLine, `{"method":"tools/list","jsonrpc":"2.0","id":1}`}, true},
 		{"tools/list with _meta and a cursor", []string{initLine, initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"progressToken":0},"cursor":"x"}}`}, true},
 		{"tools/list with a _meta that is no object", []string{initLine, initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":5}}`}, true},
 	}
