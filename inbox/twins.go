@@ -72,3 +72,13 @@ func archivedTwin(t *fsutil.Tree, has func(string) bool, id, name string) bool {
 	}
 	return identical(t, id+"/"+Archive+"/"+name, id+"/"+Inbox+"/"+name)
 }
+
+// Pushable is what a channel pushes of names, listed in agent id's
+// inbox: the deliverable messages but the archived twins a sync brought
+// back. The server pushes them and st-mcp's front hands the session to
+// the server when there are any, by the same rule. names is filtered in
+// place and returned.
+func Pushable(t *fsutil.Tree, id string, names []string) []string {
+	names = slices.DeleteFunc(names, func(n string) bool { return !message.IsDeliverable(n) })
+	return WithoutTwins(t, id, names)
+}

@@ -111,3 +111,29 @@ func TestArchiveHas(t *testing.T) {
 		}
 	}
 }
+
+// Pushable keeps what a channel pushes, whatever else lies in the inbox:
+// canonical messages and other .md files, not dot-files, sidecars, other
+// extensions or an archived twin; a twin that differs from its archive
+// copy stays.
+func TestPushable(t *testing.T) {
+	twin, other := msg("bob", ""), msg("carol", "")
+	tr, _ := store(t, map[string]string{
+		"alice/inbox/1714826789012-aaaaaa.md":           msg("bob", ""),
+		"alice/inbox/notes.md":                          msg("mallory", ""),
+		"alice/inbox/.1714826789013-bbbbbb.md.tmp":      "x",
+		"alice/inbox/1714826789012-aaaaaa.options.json": "{}",
+		"alice/inbox/readme.txt":                        "x",
+		"alice/inbox/1714826789014-cccccc.md":           twin,
+		"alice/archive/1714826789014-cccccc.md":         twin,
+		"alice/inbox/1714826789015-dddddd.md":           other,
+		"alice/archive/1714826789015-dddddd.md":         msg("carol", "subject: edited\n"),
+	})
+	names, _ := tr.ReadDirNames("alice/" + Inbox)
+	got := Pushable(tr, "alice", names)
+	slices.Sort(got)
+	want := []string{"1714826789012-aaaaaa.md", "1714826789015-dddddd.md", "notes.md"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Pushable = %v, want %v", got, want)
+	}
+}

@@ -57,14 +57,7 @@ func (s *server) deliverNew(ctx context.Context, seen map[string]bool) {
 	if err != nil {
 		return
 	}
-	var fresh []string
-	for _, n := range names {
-		if !seen[n] && message.IsDeliverable(n) {
-			fresh = append(fresh, n)
-		}
-	}
-	// An archived twin a sync brought back is not news.
-	fresh = inbox.WithoutTwins(t, s.cfg.Agent, fresh)
+	fresh := inbox.Pushable(t, s.cfg.Agent, slices.DeleteFunc(names, func(n string) bool { return seen[n] }))
 	slices.Sort(fresh)
 	for _, n := range fresh {
 		if ctx.Err() != nil {

@@ -147,7 +147,20 @@ func TestMCPChannelFrontWithoutServer(t *testing.T) {
 	if l := s.next("tools/list"); !strings.Contains(l, `"st_msg_reply"`) {
 		t.Fatalf("tools/list answered %.200s", l)
 	}
-	mcpWriteFile(t, filepath.Join(root, "alice", "inbox", "1714826789012-abcdef.md"), "---\nfrom: bob\n---\nhi\n")
+	// What the server would not push does not hand the session over: a
+	// sidecar, a file being written, an archived twin. The front still
+	// answers after several looks at the inbox.
+	in, archive := filepath.Join(root, "alice", "inbox"), filepath.Join(root, "alice", "archive")
+	mcpWriteFile(t, filepath.Join(in, "1714826789011-zzzzzz.options.json"), "{}")
+	mcpWriteFile(t, filepath.Join(in, ".1714826789011-yyyyyy.md.tmp"), "x")
+	mcpWriteFile(t, filepath.Join(archive, "1714826789010-xxxxxx.md"), "---\nfrom: bob\n---\nold\n")
+	mcpWriteFile(t, filepath.Join(in, "1714826789010-xxxxxx.md"), "---\nfrom: bob\n---\nold\n")
+	time.Sleep(600 * time.Millisecond) // three backstop looks
+	s.send(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}` + "\n")
+	if l := s.next("tools/list again"); !strings.HasPrefix(l, `{"jsonrpc":"2.0","id":9,"result":`) {
+		t.Fatalf("tools/list answered %.200s", l)
+	}
+	mcpWriteFile(t, filepath.Join(in, "1714826789012-abcdef.md"), "---\nfrom: bob\n---\nhi\n")
 	if l, ok := <-s.lines; ok {
 		t.Fatalf("a line after the news: %.200s", l)
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
-	"github.com/smalltalk-go/st/message"
 )
 
 // In channel mode the server pushes every message in the agent's inbox
@@ -34,16 +33,7 @@ func hasNews(root, id string) bool {
 	}
 	defer t.Close()
 	names, err := t.ReadDirNames(id + "/" + inbox.Inbox)
-	if err != nil {
-		return false
-	}
-	var news []string
-	for _, n := range names {
-		if message.IsDeliverable(n) {
-			news = append(news, n)
-		}
-	}
-	return len(inbox.WithoutTwins(t, id, news)) > 0
+	return err == nil && len(inbox.Pushable(t, id, names)) > 0
 }
 
 // cuttableStdin is the client's input made so that a read waiting on it
