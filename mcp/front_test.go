@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/format"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,6 +89,7 @@ func TestFrontGenerated(t *testing.T) {
 		}
 		writeOpening(&b, mode.prefix, mode.what, initialize, toolsList)
 	}
+	writeRefusal(&b, sdkRefusal(t))
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		t.Fatal(err)
@@ -112,16 +114,57 @@ func writeOpening(b *bytes.Buffer, prefix, what string, initialize map[string]st
 	fmt.Fprintf(b, "const %sToolsList = %s\n", prefix, strconv.Quote(toolsList))
 }
 
-// The initialize requests of Codex 0.169.0 and Gemini CLI 0.61.0, and
-// the opening of Claude Code 2.1.328 in channel mode (its .mcp.json entry
-// from st init), as captured by a tee in front of st-mcp in the e2e rig's
-// TestChannelPushReachesModel: a server/discover probe first, then, after
-// the SDK's answer, initialize.
+// claudeOpening is how Claude Code 2.1.328 opens a session with st-mcp
+// --channel (its .mcp.json entry from st init), as captured by a tee in
+// front of st-mcp in the e2e rig's TestChannelPushReachesModel: a
+// server/discover probe in the modern protocol first, then, after the
+// refusal, the handshake and tools/list.
+func claudeOpening(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile("../e2e/claudecode/testdata/mcp-channel-opening.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+// sdkRefusal is the SDK's error in channel mode for a server/discover in
+// the modern protocol, up to the revision it names as requested: the
+// same for every modern revision, which follows it as a JSON string.
+func sdkRefusal(t *testing.T) string {
+	t.Helper()
+	var refusal string
+	for _, v := range []string{front.ModernProtocol, "2099-12-31"} {
+		probe := strings.Replace(discoverProbe, front.ModernProtocol, v, 1)
+		out, built := sessionIn(t, Config{noFront: true, Channel: true}, true, probe)
+		rest, framed := strings.CutPrefix(out, `{"jsonrpc":"2.0","id":"server-discover-probe-1","error":`)
+		got, named := strings.CutSuffix(rest, `"requested":"`+v+`"}}}`+"\n")
+		if !built || !framed || !named || strings.Count(out, "\n") != 1 {
+			t.Fatalf("the SDK answered the probe for %s in channel mode with %q", v, out)
+		}
+		got += `"requested":`
+		if refusal != "" && got != refusal {
+			t.Fatalf("the SDK's refusal differs by revision: %q and %q", refusal, got)
+		}
+		refusal = got
+	}
+	return refusal
+}
+
+// writeRefusal writes front/gen.go's ChannelRefusal.
+func writeRefusal(b *bytes.Buffer, refusal string) {
+	b.WriteString("\n// ChannelRefusal is the SDK's error in channel mode for a request in a\n")
+	b.WriteString("// revision of the modern protocol, up to the revision it names as\n")
+	b.WriteString("// requested, which follows as a JSON string, then \"}}\".\n")
+	fmt.Fprintf(b, "const ChannelRefusal = %s\n", strconv.Quote(refusal))
+}
+
+// The initialize requests of Codex 0.169.0 and Gemini CLI 0.61.0, as
+// captured by a tee in front of st-mcp in the e2e rigs. Claude Code's
+// opening is in e2e/claudecode/testdata (claudeOpening).
 const (
-	claudeDiscover = `{"jsonrpc":"2.0","id":"server-discover-probe-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"claude-code","title":"Claude Code","version":"2.1.328","description":"Anthropic's agentic coding tool","websiteUrl":"https://claude.com/claude-code"},"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true},"elicitation":{"form":{},"url":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
-	claudeInit     = `{"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true},"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":"claude-code","title":"Claude Code","version":"2.1.328","description":"Anthropic's agentic coding tool","websiteUrl":"https://claude.com/claude-code"}},"jsonrpc":"2.0","id":0}`
-	codexInit      = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"experimental":{"codex/auth-change":{}},"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":"codex-mcp-client","title":"Codex","version":"0.169.0"}}}`
-	geminiInit     = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"gemini-cli-mcp-client","version":"0.61.0"}}}`
+	codexInit  = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"experimental":{"codex/auth-change":{}},"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":"codex-mcp-client","title":"Codex","version":"0.169.0"}}}`
+	geminiInit = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"gemini-cli-mcp-client","version":"0.61.0"}}}`
 )
 
 // Whatever the client sends, st-mcp answers it as the SDK alone would:
@@ -167,9 +210,11 @@ func TestFrontAnswersAsTheSDK(t *testing.T) {
 		// every request's _meta, tools/list included.
 		{"Codex's opening", []string{codexInit, initializedLine, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"progressToken":0}}}`}, false},
 		{"Gemini CLI's opening", []string{geminiInit, initializedLine, list}, false},
-		// Claude Code 2.1.328 probes with server/discover, which the front
-		// leaves to the SDK: its sessions start the SDK server at once.
-		{"Claude Code's opening", []string{claudeDiscover, claudeInit, initializedLine, `{"method":"tools/list","jsonrpc":"2.0","id":1}`}, true},
+		// Claude Code 2.1.328 probes with server/discover. Outside channel
+		// mode the SDK takes the modern protocol the probe offers, which
+		// the front leaves to it (channel mode refuses it, and there the
+		// front answers the probe: TestChannelFrontAnswersAsTheSDK).
+		{"Claude Code's opening", claudeOpening(t), true},
 		{"tools/list with _meta and a cursor", []string{initLine, initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"progressToken":0},"cursor":"x"}}`}, true},
 		{"tools/list with a _meta that is no object", []string{initLine, initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":5}}`}, true},
 	}

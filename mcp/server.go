@@ -165,23 +165,18 @@ func (s *server) build() {
 	s.addTools()
 }
 
-// modernProtocol is the first MCP revision without the initialize
-// handshake (SEP-2575): its requests carry their version in _meta, and the
-// server may speak only in answer to a request.
-const modernProtocol = "2026-07-28"
-
-// handshakeVersions are the SDK's protocol revisions before
-// modernProtocol, newest first. A channel pushes notifications the client
-// did not ask for, which only those revisions allow: Claude Code skips the
-// channel of a server it reached over the modern protocol ("no unsolicited
-// notification path"). Refusing the modern revision makes a client that
-// probes with server/discover fall back to initialize, where the SDK
-// answers the client's revision when it knows it, else the newest of
-// these.
+// handshakeVersions are the SDK's protocol revisions before the modern
+// one (front.ModernProtocol), newest first. A channel pushes
+// notifications the client did not ask for, which only those revisions
+// allow: Claude Code skips the channel of a server it reached over the
+// modern protocol ("no unsolicited notification path"). Refusing the
+// modern revision makes a client that probes with server/discover fall
+// back to initialize, where the SDK answers the client's revision when
+// it knows it, else the newest of these.
 func handshakeVersions() []string {
 	var vs []string
 	for _, v := range mcp.SupportedProtocolVersions() {
-		if v < modernProtocol {
+		if v < front.ModernProtocol {
 			vs = append(vs, v)
 		}
 	}

@@ -122,10 +122,10 @@ func TestMCPChannelFrontHandsOverOnNews(t *testing.T) {
 	}
 }
 
-// Without st-mcp-server beside it, st-mcp --channel still opens a
-// session with an empty inbox, and names the missing server when the
-// first message arrives: the front, not the server, served the opening
-// and watched the inbox.
+// Without st-mcp-server beside it, st-mcp --channel still opens Claude
+// Code's session with an empty inbox, its probe included, and names the
+// missing server when the first message arrives: the front, not the
+// server, served the opening and watched the inbox.
 func TestMCPChannelFrontWithoutServer(t *testing.T) {
 	root := t.TempDir()
 	mcpMkAgent(t, root, "alice")
@@ -141,9 +141,18 @@ func TestMCPChannelFrontWithoutServer(t *testing.T) {
 	if err := os.WriteFile(lone, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	opening, err := os.ReadFile("../../e2e/claudecode/testdata/mcp-channel-opening.jsonl") // Claude Code's, captured
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := startChannel(t, root, lone)
-	s.send(channelOpening)
-	s.next("initialize")
+	s.send(string(opening))
+	if l := s.next("the probe"); !strings.HasPrefix(l, `{"jsonrpc":"2.0","id":"server-discover-probe-1","error":{"code":-32022,`) {
+		t.Fatalf("the probe answered %.200s", l)
+	}
+	if l := s.next("initialize"); !strings.Contains(l, `"id":0,"result":{"capabilities":{"experimental":{"claude/channel"`) {
+		t.Fatalf("initialize answered %.200s", l)
+	}
 	if l := s.next("tools/list"); !strings.Contains(l, `"st_msg_reply"`) {
 		t.Fatalf("tools/list answered %.200s", l)
 	}

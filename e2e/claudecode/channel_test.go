@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +43,11 @@ func TestChannelPushReachesModel(t *testing.T) {
 		}
 		return strings.Contains(u.debug(), `MCP server "st": Channel notifications registered`)
 	})
+	// With the inbox empty, st-mcp's front serves the whole opening, the
+	// modern probe included; the SDK server starts with the first message.
+	if n := sdkServers(p.root); n != 0 {
+		t.Errorf("%d SDK servers run after the opening with an empty inbox, want none", n)
+	}
 
 	out, err := p.stCmd("bob", "message", "send", "alice", "-m", body, "--subject", subject).CombinedOutput()
 	if err != nil {
@@ -62,6 +68,9 @@ func TestChannelPushReachesModel(t *testing.T) {
 	}
 	if n := countIn(reqs, "<channel source=\"st\""); n != 1 {
 		t.Errorf("%d requests bring a new channel block, want 1", n)
+	}
+	if n := sdkServers(p.root); n != 1 {
+		t.Errorf("%d SDK servers run after the push, want the one the front handed the session to", n)
 	}
 	u.waitFor("the reply to the channel message on screen", 20*time.Second, func() bool {
 		return strings.Contains(u.screen(), "CHANNEL-SEEN")
@@ -164,4 +173,22 @@ func checkOnce(t *testing.T, p *project, u *tui) {
 	if n := countIn(p.mock.Messages(), "## st inbox"); n != 0 {
 		t.Errorf("%d requests announce the pushed message again as an inbox arrival, want 0", n)
 	}
+}
+
+// sdkServers counts the running st-mcp-server processes whose store is
+// root (st-mcp becomes one when its front hands the session over).
+func sdkServers(root string) int {
+	procs, _ := os.ReadDir("/proc")
+	n := 0
+	for _, proc := range procs {
+		comm, err := os.ReadFile(filepath.Join("/proc", proc.Name(), "comm"))
+		if err != nil || strings.TrimSpace(string(comm)) != "st-mcp-server" {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", proc.Name(), "environ"))
+		if err == nil && slices.Contains(strings.Split(string(env), "\x00"), "ST_ROOT="+root) {
+			n++
+		}
+	}
+	return n
 }

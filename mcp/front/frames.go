@@ -141,10 +141,24 @@ func ErrorReply(id json.RawMessage, code int64, message string) []byte {
 // ResultFrame is a successful reply with its newline, from its id and
 // result, both JSON already.
 func ResultFrame[T ~string | ~[]byte](id []byte, result T) []byte {
-	frame := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(result)+1)
+	return replyFrame(id, "result", result)
+}
+
+// ErrorFrame is an error reply with its newline, from its id and error
+// object, both JSON already.
+func ErrorFrame(id []byte, errorObject string) []byte {
+	return replyFrame(id, "error", errorObject)
+}
+
+// replyFrame is a reply with its newline: the id, then the member named
+// key holding body.
+func replyFrame[T ~string | ~[]byte](id []byte, key string, body T) []byte {
+	frame := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"":}`)+len(id)+len(key)+len(body)+1)
 	frame = append(frame, `{"jsonrpc":"2.0","id":`...)
 	frame = append(frame, id...)
-	frame = append(frame, `,"result":`...)
-	frame = append(frame, result...)
+	frame = append(frame, `,"`...)
+	frame = append(frame, key...)
+	frame = append(frame, `":`...)
+	frame = append(frame, body...)
 	return append(frame, "}\n"...)
 }

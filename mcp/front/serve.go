@@ -1,8 +1,9 @@
 // Package front is st-mcp's front: it answers a session's opening,
-// initialize and tools/list, from bytes made at build time (gen.go), and
-// hands the session to the SDK server, st-mcp-server, at the first
-// message it cannot answer (in channel mode also at the first message
-// in the agent's inbox, channel.go). A client starts the server and
+// initialize and tools/list (in channel mode also the refusal of a
+// server/discover probe, discover.go), from bytes made at build time
+// (gen.go), and hands the session to the SDK server, st-mcp-server, at
+// the first message it cannot answer (in channel mode also at the first
+// message in the agent's inbox, channel.go). A client starts the server and
 // lists its tools at every session's start, whether or not it calls one;
 // the SDK's initialisers alone (net/http, TLS, JSON schemas) cost more
 // than the whole opening, so this package links nothing of the SDK
@@ -85,6 +86,12 @@ func (h *Handover) Answer(line []byte, out io.Writer) (handover bool, err error)
 		return false, nil
 	}
 	r, ok := parse(line)
+	if ok && r.method == "server/discover" && r.id != nil && h.Channel {
+		if v := modernRevision(r.params); v != "" {
+			_, err := out.Write(ErrorFrame(r.id, channelRefusal(v)))
+			return false, err
+		}
+	}
 	var answer string
 	switch {
 	case !ok:
