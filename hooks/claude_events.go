@@ -61,13 +61,7 @@ func userPromptSubmit(c *call) Result {
 		_, _ = Spool(t, opt.Agent, p.Raw, opt.Spool, opt.now()) // best effort: capture is opt-in and never holds up the prompt
 	}
 	now := opt.now()
-	var tokens int64
-	var haveTokens bool
-	if p.TranscriptPath != "" {
-		if tail, err := ReadTranscriptTail(p.TranscriptPath, TranscriptTail); err == nil {
-			tokens, haveTokens = ContextTokens(tail)
-		}
-	}
+	tokens, haveTokens := c.replyTokens, c.haveReply
 	var nowMod time.Time
 	if fi, err := t.Stat(agentctx.NowPath(opt.Agent)); err == nil {
 		nowMod = fi.ModTime()

@@ -15,12 +15,16 @@ import (
 var contextEvents = map[string]bool{"PostToolUse": true, "Stop": true, "PreCompact": true,
 	"UserPromptSubmit": true, "SessionEnd": true}
 
-// NoteContext sets ev's context fill and model from the tail of p's
-// transcript (at most TranscriptTail bytes, read once): a Claude Code
-// transcript's last main-thread assistant turn, or a Codex rollout's last
-// token_count record with the window Codex gives the model
-// (codex_rollout.go; the model is the payload's). It leaves ev alone
-// when the event does not record it or the transcript does not tell.
+// NoteContext sets ev's context fill and model from the end of p's
+// transcript (ScanTranscriptTail, at most TranscriptTail bytes): a Claude
+// Code transcript's last main-thread assistant turn, or a Codex rollout's
+// last token_count record with the window Codex gives the model
+// (codex_rollout.go; the model is the payload's; a transcript is one
+// client's, so the first read that finds either finds the one the whole
+// bound would). It leaves ev alone
+// when the event does not record it or the transcript does not tell. It
+// returns the fill of the Claude Code turn it read, which a prompt's
+// reminder weighs (ok is false when it read none).
 //
 // Claude Code writes a turn's last reply to the transcript while it runs
 // Stop, so a Stop often finds the reply before it there (8 of 10 real
@@ -28,26 +32,32 @@ var contextEvents = map[string]bool{"PostToolUse": true, "Stop": true, "PreCompa
 // a Stop records no fill, only the transcript's path: the dashboard reads
 // the reply there once it is written (PendingFill), and the next event
 // that records a fill (a prompt, the session's end) brings it up to date.
-func NoteContext(ev *events.Event, p *Payload) {
+func NoteContext(ev *events.Event, p *Payload) (replyTokens int64, ok bool) {
 	if !contextEvents[ev.Event] || p.TranscriptPath == "" {
-		return
+		return 0, false
 	}
-	tail, err := readTranscript(p.TranscriptPath, TranscriptTail)
-	if err != nil {
-		return
-	}
-	tokens, model, text, ok := lastReply(tail)
-	if !ok {
-		if tokens, window, ok := CodexContextUsage(tail); ok {
-			ev.CtxTokens, ev.CtxWindow, ev.Model = tokens, window, events.Cap(p.Model, 80)
+	var model, text string
+	var window int64
+	var codex bool
+	_ = scanTranscript(p.TranscriptPath, TranscriptTail, func(tail []byte) bool {
+		if replyTokens, model, text, ok = lastReply(tail); ok {
+			return true
 		}
-		return
-	}
-	if ev.Event == "Stop" && p.LastAssistantMessage != "" && !sameReply(text, p.LastAssistantMessage) {
+		replyTokens, window, codex = CodexContextUsage(tail)
+		return codex
+	}) // unreadable: nothing to note
+	switch {
+	case codex:
+		ev.CtxTokens, ev.CtxWindow, ev.Model = replyTokens, window, events.Cap(p.Model, 80)
+		return 0, false
+	case !ok:
+		return 0, false
+	case ev.Event == "Stop" && p.LastAssistantMessage != "" && !sameReply(text, p.LastAssistantMessage):
 		ev.Transcript = p.TranscriptPath
-		return
+	default:
+		ev.CtxTokens, ev.Model = replyTokens, events.Cap(model, 80)
 	}
-	ev.CtxTokens, ev.Model = tokens, events.Cap(model, 80)
+	return replyTokens, true
 }
 
 // PendingFill reads the fill a Stop left to its reader (ev.Transcript):
@@ -59,13 +69,12 @@ func PendingFill(path string, stop time.Time) (tokens int64, model string, ok bo
 	if err != nil || !fi.ModTime().After(stop) {
 		return 0, "", false
 	}
-	tail, err := ReadTranscriptTail(path, TranscriptTail)
-	if err != nil {
-		return 0, "", false
-	}
-	tokens, model, ok = ContextUsage(tail)
+	_ = scanTranscript(path, TranscriptTail, func(tail []byte) bool {
+		tokens, model, ok = ContextUsage(tail)
+		return ok
+	}) // unreadable: no fill
 	return tokens, events.Cap(model, 80), ok
 }
 
-// readTranscript reads a transcript's tail (a test sees each read).
-var readTranscript = ReadTranscriptTail
+// scanTranscript reads a transcript's end (a test sees each read).
+var scanTranscript = ScanTranscriptTail

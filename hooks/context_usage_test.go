@@ -82,11 +82,11 @@ func TestStopNeverWaitsForItsReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	reads := 0
-	readTranscript = func(p string, limit int64) ([]byte, error) {
+	scanTranscript = func(p string, limit int64, scan func([]byte) bool) error {
 		reads++
-		return ReadTranscriptTail(p, limit)
+		return ScanTranscriptTail(p, limit, scan)
 	}
-	defer func() { readTranscript = ReadTranscriptTail }()
+	defer func() { scanTranscript = ScanTranscriptTail }()
 	Run(Stop, marshal(t, map[string]any{"session_id": "s1", "hook_event_name": "Stop", "transcript_path": path,
 		"last_assistant_message": "All done: the parser is fixed.", "stop_hook_active": false}), env)
 	evs := logLines(t, root, "s1")

@@ -42,13 +42,13 @@ func FuzzNewEvent(f *testing.F) {
 	})
 }
 
-// FuzzContextTokens reads arbitrary transcript tails without panicking.
-func FuzzContextTokens(f *testing.F) {
+// FuzzContextUsage reads arbitrary transcript tails without panicking.
+func FuzzContextUsage(f *testing.F) {
 	f.Add([]byte(usageLine(10, 20, 30, false) + "\n"))
 	f.Add([]byte("\n\n{\"usage\":\n"))
 	f.Add([]byte(`{"message":{"usage":{"input_tokens":-5}}}`))
 	f.Fuzz(func(t *testing.T, tail []byte) {
-		n, ok := ContextTokens(tail)
+		n, _, ok := ContextUsage(tail)
 		if ok && n <= 0 {
 			t.Fatalf("ok with %d tokens", n)
 		}

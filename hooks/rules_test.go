@@ -199,7 +199,7 @@ func usageLine(in, create, read int, side bool) string {
 	return fmt.Sprintf(`{"type":"assistant","isSidechain":%v,"message":{"role":"assistant","usage":{"input_tokens":%d,"cache_creation_input_tokens":%d,"cache_read_input_tokens":%d,"output_tokens":500}}}`, side, in, create, read)
 }
 
-func TestContextTokens(t *testing.T) {
+func TestContextUsage(t *testing.T) {
 	tests := []struct {
 		name string
 		tail []byte
@@ -215,9 +215,9 @@ func TestContextTokens(t *testing.T) {
 		{"junk", []byte("\x00\x00\n{\"usage\": broken\n"), 0, false},
 	}
 	for _, tt := range tests {
-		got, ok := ContextTokens(tt.tail)
+		got, _, ok := ContextUsage(tt.tail)
 		if got != tt.want || ok != tt.ok {
-			t.Errorf("%s: ContextTokens = %d, %v; want %d, %v", tt.name, got, ok, tt.want, tt.ok)
+			t.Errorf("%s: ContextUsage = %d, %v; want %d, %v", tt.name, got, ok, tt.want, tt.ok)
 		}
 	}
 }
@@ -231,8 +231,8 @@ func TestReadTranscriptTail(t *testing.T) {
 	if err != nil || len(tail) != TranscriptTail {
 		t.Fatalf("ReadTranscriptTail = %d bytes, %v", len(tail), err)
 	}
-	if n, ok := ContextTokens(tail); !ok || n != 150000 {
-		t.Errorf("ContextTokens(tail) = %d, %v", n, ok)
+	if n, _, ok := ContextUsage(tail); !ok || n != 150000 {
+		t.Errorf("ContextUsage(tail) = %d, %v", n, ok)
 	}
 	if _, err := ReadTranscriptTail(dir, 10); err == nil {
 		t.Error("read a folder")

@@ -197,6 +197,12 @@ type call struct {
 
 	reservations *reserve.Set // read at the first edit check (reservations.go)
 
+	// The context fill of the transcript's last main-thread reply, read
+	// once for the event line (NoteContext); haveReply is false when
+	// there is none.
+	replyTokens int64
+	haveReply   bool
+
 	deny func(reason string) []byte // how the client takes a refusal; nil: Claude Code's Deny
 }
 
@@ -403,7 +409,7 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	c := &call{opt: opt, payload: payload, now: opt.now()}
 	c.p, _ = ParsePayload(payload)
 	c.line = NewEvent(EventName(event, &c.p), &c.p, c.now)
-	NoteContext(c.line, &c.p)
+	c.replyTokens, c.haveReply = NoteContext(c.line, &c.p)
 	noteWhere(c.line, &c.p, opt)
 	if opt.Agent == "" {
 		return Result{} // no agent: nowhere to record, nothing to say

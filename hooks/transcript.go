@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"os"
 	"strings"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
@@ -22,8 +23,44 @@ func ReadTranscriptTail(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer func() { _ = f.Close() }() // read only: nothing to lose
-	start := max(fi.Size()-limit, 0)
-	buf := make([]byte, fi.Size()-start)
+	return readTail(f, fi.Size(), limit)
+}
+
+// transcriptFirstRead is how much of a transcript's end the hooks read
+// first. The last reply is nearly always in it, and the rest of the
+// bound is read only when it is not: a fresh 64 KiB buffer is 16 page
+// faults, about 0.3 ms on the machines this is built on, paid by every
+// PostToolUse of a session whose transcript has grown past it.
+const transcriptFirstRead = 8 << 10
+
+// ScanTranscriptTail hands scan the last transcriptFirstRead bytes of the
+// transcript at path and then, if scan reports it found nothing there
+// and the transcript holds more, its last limit bytes. Every line after
+// the first cut is whole in both, so a scan that takes the newest line
+// it wants, skipping one that does not parse, answers as it would have
+// on the larger tail alone.
+func ScanTranscriptTail(path string, limit int64, scan func(tail []byte) (found bool)) error {
+	f, fi, err := fsutil.OpenRegular(path)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = f.Close() }() // read only: nothing to lose
+	size, first := fi.Size(), min(limit, transcriptFirstRead)
+	tail, err := readTail(f, size, first)
+	if err != nil || scan(tail) || size <= first {
+		return err
+	}
+	tail, err = readTail(f, size, limit)
+	if err == nil {
+		scan(tail)
+	}
+	return err
+}
+
+// readTail reads the last limit bytes of f, whose size is size.
+func readTail(f *os.File, size, limit int64) ([]byte, error) {
+	start := max(size-limit, 0)
+	buf := make([]byte, size-start)
 	n, err := f.ReadAt(buf, start)
 	if err != nil && err != io.EOF {
 		return nil, err
@@ -47,17 +84,11 @@ type transcriptLine struct {
 	} `json:"message"`
 }
 
-// ContextTokens finds the latest main-thread usage record in a
+// ContextUsage finds the latest main-thread usage record in a
 // transcript tail and returns the tokens its request sent (input plus
-// cache writes and reads): how full the context window is. A first line
-// cut by the tail bound, subagent (sidechain) lines and zero records are
-// skipped; ok is false when there is none.
-func ContextTokens(tail []byte) (tokens int64, ok bool) {
-	tokens, _, ok = ContextUsage(tail)
-	return tokens, ok
-}
-
-// ContextUsage is ContextTokens with the model of the turn it read.
+// cache writes and reads), how full the context window is, and the model
+// of that turn. A first line cut by the tail bound, subagent (sidechain)
+// lines and zero records are skipped; ok is false when there is none.
 func ContextUsage(tail []byte) (tokens int64, model string, ok bool) {
 	tokens, model, _, ok = lastReply(tail)
 	return tokens, model, ok
