@@ -163,7 +163,8 @@ func TestToolHooks(t *testing.T) {
 		t.Errorf("no PostToolUse event after the Read with ctx_tokens %d and a model; log: %+v", toolFill, find(evs, "PostToolUse"))
 	}
 	// ST_E2E_KEEP_TRANSCRIPT=FILE keeps the session's transcript (how
-	// dashboard/testdata/transcript.jsonl was recorded).
+	// dashboard/testdata/transcript-tail.jsonl and testdata/transcript.jsonl,
+	// which scripts/bench gives the hooks, were recorded).
 	if keep := os.Getenv("ST_E2E_KEEP_TRANSCRIPT"); keep != "" {
 		for _, pl := range p.payloads("Stop") {
 			if path, _ := pl["transcript_path"].(string); path != "" {
