@@ -19,12 +19,12 @@ var contextEvents = map[string]bool{"PostToolUse": true, "Stop": true, "PreCompa
 // transcript (ScanTranscriptTail, at most TranscriptTail bytes): a Claude
 // Code transcript's last main-thread assistant turn, or a Codex rollout's
 // last token_count record with the window Codex gives the model
-// (codex_rollout.go; the model is the payload's; a transcript is one
-// client's, so the first read that finds either finds the one the whole
-// bound would). It leaves ev alone
-// when the event does not record it or the transcript does not tell. It
-// returns the fill of the Claude Code turn it read, which a prompt's
-// reminder weighs (ok is false when it read none).
+// (codex_rollout.go; the model is the payload's). A transcript is one
+// client's, so the first read that finds either finds what the whole
+// bound would. It leaves ev alone when the event does not record a fill
+// or the transcript does not tell, and returns the fill of the Claude
+// Code turn it read, which a prompt's reminder weighs (ok is false when
+// it read none).
 //
 // Claude Code writes a turn's last reply to the transcript while it runs
 // Stop, so a Stop often finds the reply before it there (8 of 10 real
