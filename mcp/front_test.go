@@ -102,13 +102,15 @@ func TestFrontGenerated(t *testing.T) {
 // writeOpening writes the declarations of front/gen.go for the SDK's
 // answers in one mode.
 func writeOpening(b *bytes.Buffer, prefix, what string, initialize map[string]string, toolsList string) {
+	// A switch, not a map: a map would be built at every start of st,
+	// which runs the front for `st mcp`.
 	fmt.Fprintf(b, "\n// %sInitialize is the SDK's result for initialize%s, by the\n", prefix, what)
-	b.WriteString("// protocolVersion the client offers.\n")
-	fmt.Fprintf(b, "var %sInitialize = map[string]string{\n", prefix)
+	b.WriteString("// protocolVersion the client offers; \"\" for one it does not know.\n")
+	fmt.Fprintf(b, "func %sInitialize(version string) string {\n\tswitch version {\n", prefix)
 	for _, v := range slices.Sorted(maps.Keys(initialize)) {
-		fmt.Fprintf(b, "\t%s: %s,\n", strconv.Quote(v), strconv.Quote(initialize[v]))
+		fmt.Fprintf(b, "\tcase %s:\n\t\treturn %s\n", strconv.Quote(v), strconv.Quote(initialize[v]))
 	}
-	b.WriteString("}\n\n")
+	b.WriteString("\t}\n\treturn \"\"\n}\n\n")
 	fmt.Fprintf(b, "// %sToolsList is the SDK's result for tools/list%s, the same in\n", prefix, what)
 	b.WriteString("// every revision.\n")
 	fmt.Fprintf(b, "const %sToolsList = %s\n", prefix, strconv.Quote(toolsList))

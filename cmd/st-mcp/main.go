@@ -1,9 +1,8 @@
-// Command st-mcp is st's MCP stdio server as clients start it. Run it as
-// `st mcp [--channel]`, which checks the arguments and execs this binary.
-// It is the front (package mcp/front): it answers the session's opening
-// itself and links nothing of the MCP SDK, which is large; at the first
-// message that needs the SDK it execs st-mcp-server, installed next to
-// it, which takes the session over.
+// Command st-mcp is st's MCP stdio server as clients start it (`st mcp
+// [--channel]` runs the same in st). It is the front (package mcp/front):
+// it answers the session's opening itself and links nothing of the MCP
+// SDK, which is large; at the first message that needs the SDK it execs
+// st-mcp-server, installed next to it, which takes the session over.
 package main
 
 import (

@@ -10,6 +10,7 @@ import (
 
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/mcp/front"
 )
 
 // app is what every command runs with: the invoked name, the environment
@@ -24,6 +25,10 @@ type app struct {
 	stdout io.Writer
 	stderr io.Writer
 	now    func() time.Time
+
+	// tuneMCP, when set, adjusts the MCP front `st mcp` runs (tests
+	// shorten its timers).
+	tuneMCP func(*front.Process)
 }
 
 func newApp(argv []string, stdin io.Reader, stdout, stderr io.Writer, lookup func(string) (string, bool)) *app {

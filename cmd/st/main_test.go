@@ -39,8 +39,8 @@ func TestMain(m *testing.M) {
 		"smalltalk": func() {
 			os.Exit(run(newTestApp()))
 		},
-		// The MCP server's front that `st mcp` execs, and the SDK
-		// server it execs in turn.
+		// The MCP server's front that clients run (`st mcp` runs the
+		// same in process), and the SDK server it execs in turn.
 		"st-mcp": func() {
 			p, _ := newTestMCP()
 			os.Exit(front.Main(p))
@@ -67,6 +67,10 @@ func TestMain(m *testing.M) {
 func newTestApp() *app {
 	a := newApp(os.Args, os.Stdin, os.Stdout, os.Stderr, os.LookupEnv)
 	a.now = testClock()
+	a.tuneMCP = func(p *front.Process) {
+		test, _ := newTestMCP()
+		p.StatusEvery, p.TidyEvery, p.BackstopEvery = test.StatusEvery, test.TidyEvery, test.BackstopEvery
+	}
 	return a
 }
 

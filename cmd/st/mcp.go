@@ -2,9 +2,8 @@ package main
 
 import (
 	"path/filepath"
-	"syscall"
 
-	"github.com/smalltalk-go/st/internal/sterr"
+	"github.com/smalltalk-go/st/mcp/front"
 	"github.com/smalltalk-go/st/wiring"
 )
 
@@ -14,17 +13,24 @@ type mcpCmd struct {
 }
 
 func (c *mcpCmd) Run(a *app) error {
-	bin := a.companion(wiring.MCPBinary)
-	if bin == "" {
-		return sterr.Msg("the MCP server st-mcp is not installed next to %s or on PATH (install both: go install ./cmd/...)", a.selfPath())
+	p := front.Process{
+		Name: a.name, Channel: c.Channel, Env: a.env,
+		Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr, Now: a.now,
+		Server: a.companion(front.ServerBinary), ServerEnv: a.childEnv(),
 	}
-	argv := []string{bin}
 	if c.Channel {
-		argv = append(argv, "--channel")
+		p.ServerArgs = []string{"--channel"}
 	}
-	// Exec, not a child: the host's stdin, stdout and signals go straight
-	// to the server, and its exit status is ours.
-	return syscall.Exec(bin, argv, a.childEnv())
+	if a.tuneMCP != nil {
+		a.tuneMCP(&p)
+	}
+	// The front runs here rather than in st-mcp, which would be a second
+	// program to start before the first answer; at the first request it
+	// cannot answer it execs the SDK server, as st-mcp does.
+	if code := front.Main(p); code != 0 {
+		return exitCode(code) // the front said why
+	}
+	return nil
 }
 
 // mcpServer is what the configurations st writes run for its MCP server:
@@ -41,8 +47,9 @@ func (a *app) mcpServer(channel bool) wiring.MCPServer {
 func (mcpCmd) Help() string {
 	return `Started by an MCP client (Claude Code, Codex, Pi), not by hand. The agent
 is $ST_AGENT; without it the server runs as a throwaway anon-<rand6> agent,
-removed when the session ends unless it sent or got a message. It runs
-{NAME}-mcp, installed next to {NAME}.`
+removed when the session ends unless it sent or got a message. {NAME} answers
+the session's opening itself and hands the session to {NAME}-mcp-server,
+installed next to {NAME}, at the first request that needs it.`
 }
 
 func (mcpCmd) examples() []example {

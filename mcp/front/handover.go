@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"syscall"
 
@@ -17,27 +18,33 @@ import (
 // client's bytes in it may pass the size limit of one.
 const handoverEnv = "_ST_MCP_HANDOVER_FD"
 
-// execServer replaces this process with the SDK server, next to this
-// binary, with the same arguments, handing it h (nil: a session from
-// its start). It returns only on failure.
-func execServer(h *Handover) error {
+// execServer replaces this process with the SDK server (p.Server),
+// handing it h (nil: a session from its start). It returns only on
+// failure.
+func (p Process) execServer(h *Handover) error {
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("finding %s: %w", ServerBinary, err)
 	}
-	server := filepath.Join(filepath.Dir(self), ServerBinary)
+	server := p.Server
+	if server == "" {
+		server = filepath.Join(filepath.Dir(self), ServerBinary)
+	}
 	if _, err := os.Stat(server); err != nil {
 		return fmt.Errorf("the MCP server %s is not installed next to %s (install both: go install ./cmd/...)", ServerBinary, self)
 	}
-	env := os.Environ()
+	env := p.ServerEnv
+	if env == nil {
+		env = os.Environ()
+	}
 	var f *os.File
 	if h != nil {
 		if f, err = handoverFile(h); err != nil {
 			return err
 		}
-		env = append(env, handoverEnv+"="+strconv.Itoa(int(f.Fd())))
+		env = append(slices.Clip(env), handoverEnv+"="+strconv.Itoa(int(f.Fd())))
 	}
-	err = syscall.Exec(server, append([]string{server}, os.Args[1:]...), env)
+	err = syscall.Exec(server, append([]string{server}, p.ServerArgs...), env)
 	runtime.KeepAlive(f) // a collected File closes its descriptor
 	return fmt.Errorf("starting %s: %w", server, err)
 }

@@ -30,8 +30,8 @@ const (
 	TidyCheckEvery     = 20 * time.Minute
 )
 
-// Process is what st-mcp and st-mcp-server run with: the invoked name,
-// the environment and the standard streams.
+// Process is what st-mcp, `st mcp` and st-mcp-server run with: the
+// invoked name, the environment and the standard streams.
 type Process struct {
 	Name    string // for "NAME: <error>" lines
 	Channel bool
@@ -44,17 +44,26 @@ type Process struct {
 	// the inbox) are the front's timers; zero means the default. Tests
 	// shorten them.
 	StatusEvery, TidyEvery, BackstopEvery time.Duration
+
+	// Server is the SDK server the front hands the session to: its path
+	// ("" for ServerBinary next to this program), the arguments it gets
+	// after its name and its environment (nil for this process's).
+	Server     string
+	ServerArgs []string
+	ServerEnv  []string
 }
 
 // OSProcess is this process as st-mcp and st-mcp-server see it: the
-// only argument is --channel.
+// only argument is --channel, and the server gets the arguments as they
+// are.
 func OSProcess() Process {
 	return Process{
 		Name:    cmp.Or(os.Getenv("_ST_INVOKED_AS"), "st"),
 		Channel: len(os.Args) > 1 && os.Args[1] == "--channel",
 		Env:     layout.NewEnv(os.LookupEnv, os.Stderr),
 		Stdin:   os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		Now: time.Now,
+		Now:        time.Now,
+		ServerArgs: os.Args[1:],
 	}
 }
 
@@ -83,7 +92,7 @@ func Main(p Process) int {
 			ok = false
 		}
 		if !ok {
-			return p.fail(execServer(&Handover{Agent: id, Throwaway: throwaway}))
+			return p.fail(p.execServer(&Handover{Agent: id, Throwaway: throwaway}))
 		}
 		defer runtime.KeepAlive(in) // it shares stdin's descriptor, which its finalizer would close
 		p.Stdin, restore = in, undo
@@ -92,7 +101,7 @@ func Main(p Process) int {
 	if h != nil {
 		h.Agent, h.Throwaway = id, throwaway
 		restore()
-		return p.fail(execServer(h))
+		return p.fail(p.execServer(h))
 	}
 	Offline(root, id, throwaway, nil)
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, syscall.EPIPE) {

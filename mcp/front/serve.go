@@ -96,9 +96,9 @@ func (h *Handover) Answer(line []byte, out io.Writer) (handover bool, err error)
 	switch {
 	case !ok:
 	case r.method == "initialize" && h.Initialize == nil && r.id != nil && h.Channel:
-		answer = ChannelInitialize[OfferedVersion(r.params)]
+		answer = ChannelInitialize(OfferedVersion(r.params))
 	case r.method == "initialize" && h.Initialize == nil && r.id != nil:
-		answer = Initialize[OfferedVersion(r.params)]
+		answer = Initialize(OfferedVersion(r.params))
 	case r.method == "notifications/initialized" && h.Initialize != nil && !h.Initialized && r.id == nil:
 		h.Initialized, h.Ready = true, true
 		return false, nil
