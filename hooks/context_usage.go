@@ -16,7 +16,7 @@ var contextEvents = map[string]bool{"PostToolUse": true, "Stop": true, "PreCompa
 	"UserPromptSubmit": true, "SessionEnd": true}
 
 // NoteContext sets ev's context fill and model from the end of p's
-// transcript (ScanTranscriptTail, at most TranscriptTail bytes): a Claude
+// transcript (scanTranscriptTail, at most TranscriptTail bytes): a Claude
 // Code transcript's last main-thread assistant turn, or a Codex rollout's
 // last token_count record with the window Codex gives the model
 // (codex_rollout.go; the model is the payload's). A transcript is one
@@ -77,4 +77,4 @@ func PendingFill(path string, stop time.Time) (tokens int64, model string, ok bo
 }
 
 // scanTranscript reads a transcript's end (a test sees each read).
-var scanTranscript = ScanTranscriptTail
+var scanTranscript = scanTranscriptTail

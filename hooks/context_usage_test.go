@@ -84,9 +84,9 @@ func TestStopNeverWaitsForItsReply(t *testing.T) {
 	reads := 0
 	scanTranscript = func(p string, limit int64, scan func([]byte) bool) error {
 		reads++
-		return ScanTranscriptTail(p, limit, scan)
+		return scanTranscriptTail(p, limit, scan)
 	}
-	defer func() { scanTranscript = ScanTranscriptTail }()
+	defer func() { scanTranscript = scanTranscriptTail }()
 	Run(Stop, marshal(t, map[string]any{"session_id": "s1", "hook_event_name": "Stop", "transcript_path": path,
 		"last_assistant_message": "All done: the parser is fixed.", "stop_hook_active": false}), env)
 	evs := logLines(t, root, "s1")

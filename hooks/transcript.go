@@ -33,13 +33,13 @@ func ReadTranscriptTail(path string, limit int64) ([]byte, error) {
 // PostToolUse of a session whose transcript has grown past it.
 const transcriptFirstRead = 8 << 10
 
-// ScanTranscriptTail hands scan the last transcriptFirstRead bytes of the
+// scanTranscriptTail hands scan the last transcriptFirstRead bytes of the
 // transcript at path and then, if scan reports it found nothing there
 // and the transcript holds more, its last limit bytes. Every line after
 // the first cut is whole in both, so a scan that takes the newest line
 // it wants, skipping one that does not parse, answers as it would have
 // on the larger tail alone.
-func ScanTranscriptTail(path string, limit int64, scan func(tail []byte) (found bool)) error {
+func scanTranscriptTail(path string, limit int64, scan func(tail []byte) (found bool)) error {
 	f, fi, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return err

@@ -47,7 +47,7 @@ func TestScanTranscriptTailAnswersAsTheWholeTail(t *testing.T) {
 		}
 		return err
 	}
-	defer func() { scanTranscript = ScanTranscriptTail }()
+	defer func() { scanTranscript = scanTranscriptTail }()
 	for i := range 400 {
 		codex := i%4 == 0 // a Codex rollout, else a Claude Code transcript
 		var lines []string
@@ -76,7 +76,7 @@ func TestScanTranscriptTailAnswersAsTheWholeTail(t *testing.T) {
 			wantTokens, wantOK := NoteContext(want, &p)
 			var reads []int
 			scanTranscript = func(path string, limit int64, scan func([]byte) bool) error {
-				return ScanTranscriptTail(path, limit, func(tail []byte) bool {
+				return scanTranscriptTail(path, limit, func(tail []byte) bool {
 					found := scan(tail)
 					reads = append(reads, len(tail))
 					return found
