@@ -212,11 +212,15 @@ func TestFrontAnswersAsTheSDK(t *testing.T) {
 		// every request's _meta, tools/list included.
 		{"Codex's opening", []string{codexInit, initializedLine, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"progressToken":0}}}`}, false},
 		{"Gemini CLI's opening", []string{geminiInit, initializedLine, list}, false},
-		// Claude Code 2.1.328 probes with server/discover. Outside channel
-		// mode the SDK takes the modern protocol the probe offers, which
-		// the front leaves to it (channel mode refuses it, and there the
-		// front answers the probe: TestChannelFrontAnswersAsTheSDK).
-		{"Claude Code's opening", claudeOpening(t), true},
+		// Claude Code 2.1.328 probes with server/discover and waits for
+		// the answer. Outside channel mode the SDK takes the modern
+		// protocol the probe offers, which the front leaves to it, and
+		// Claude Code stays with it (channel mode refuses it, and there
+		// the front answers the probe: TestChannelFrontAnswersAsTheSDK).
+		// The rest of the captured opening, the fallback to initialize,
+		// is not sent then: pipelined after an accepted probe, the SDK
+		// answers it either way, as the two race in the SDK.
+		{"Claude Code's probe", claudeOpening(t)[:1], true},
 		{"tools/list with _meta and a cursor", []string{initLine, initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"progressToken":0},"cursor":"x"}}`}, true},
 		{"tools/list with a _meta that is no object", []string{initLine, initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":5}}`}, true},
 	}
