@@ -23,7 +23,7 @@ type Client struct {
 	// ShellDirKey is the tool_input member naming the folder a shell
 	// command runs in, "" when the call's cwd always is.
 	PathKeys    []string
-	Tools       map[string]toolcall.Kind
+	Tools       []Tool
 	ShellDirKey string
 
 	// Budget is the default for the text a hook injects (ContextBudget):
@@ -37,24 +37,32 @@ type Client struct {
 	CursorDir string
 }
 
+// Tool is one tool of a client that may write a file, and what it is to
+// toolcall. Clients keeps them in slices, not maps, so that st builds
+// nothing for its table at start-up.
+type Tool struct {
+	Name string
+	Kind toolcall.Kind
+}
+
 // Gemini is Gemini CLI's family name.
 const Gemini = "gemini"
 
 // Clients are the clients the runtime serves, one row each.
 var Clients = []Client{
 	{Family: ClaudeCode, PathKeys: []string{"file_path", "notebook_path"}, Budget: DefaultClaudeBudget,
-		Tools: map[string]toolcall.Kind{"Edit": toolcall.Edit, "Write": toolcall.Edit, "MultiEdit": toolcall.Edit,
-			"NotebookEdit": toolcall.Edit, "Bash": toolcall.Shell}},
+		Tools: []Tool{{"Edit", toolcall.Edit}, {"Write", toolcall.Edit}, {"MultiEdit", toolcall.Edit},
+			{"NotebookEdit", toolcall.Edit}, {"Bash", toolcall.Shell}}},
 	// Codex 0.169 names its shell tool Bash for hooks, whatever the
 	// model called (exec_command, shell).
 	{Family: Codex, Budget: DefaultCodexBudget, CursorDir: "st-codex-hooks",
-		Tools: map[string]toolcall.Kind{"apply_patch": toolcall.Patch, "Bash": toolcall.Shell}},
+		Tools: []Tool{{"apply_patch", toolcall.Patch}, {"Bash", toolcall.Shell}}},
 	// Gemini CLI 0.61.0 edits with write_file and replace, both naming
 	// the file in file_path (e2e/gemini); it takes additionalContext
 	// whole, but the restart context stays as small as Codex's.
 	// Its run_shell_command may name the folder it runs in (dir_path).
 	{Family: Gemini, PathKeys: []string{"file_path"}, Budget: DefaultGeminiBudget, CursorDir: "st-gemini-hooks",
-		Tools:       map[string]toolcall.Kind{"write_file": toolcall.Edit, "replace": toolcall.Edit, GeminiShellTool: toolcall.Shell},
+		Tools:       []Tool{{"write_file", toolcall.Edit}, {"replace", toolcall.Edit}, {GeminiShellTool, toolcall.Shell}},
 		ShellDirKey: "dir_path"},
 }
 
@@ -65,6 +73,17 @@ func ClientFor(family string) (c Client, ok bool) {
 		return Client{}, false
 	}
 	return Clients[i], true
+}
+
+// KindOf is what the client's tool is to toolcall: Other for a tool that
+// writes no file.
+func (c Client) KindOf(tool string) toolcall.Kind {
+	for _, t := range c.Tools {
+		if t.Name == tool {
+			return t.Kind
+		}
+	}
+	return toolcall.Other
 }
 
 // client is ClientFor for a family known to exist.

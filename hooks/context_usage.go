@@ -7,13 +7,18 @@ import (
 	"github.com/smalltalk-go/st/events"
 )
 
-// contextEvents are the events whose line records how full the context
+// recordsContext says whether event's line records how full the context
 // is: after each tool call, at the end of a turn and before a
 // compaction, so the dashboard can show the fill without reading
 // transcripts itself; and at the next prompt and the session's end, which
 // catch a reply a Stop did not see written (NoteContext).
-var contextEvents = map[string]bool{"PostToolUse": true, "Stop": true, "PreCompact": true,
-	"UserPromptSubmit": true, "SessionEnd": true}
+func recordsContext(event string) bool {
+	switch event {
+	case "PostToolUse", "Stop", "PreCompact", "UserPromptSubmit", "SessionEnd":
+		return true
+	}
+	return false
+}
 
 // NoteContext sets ev's context fill and model from the end of p's
 // transcript (scanTranscriptTail, at most TranscriptTail bytes): a Claude
@@ -33,7 +38,7 @@ var contextEvents = map[string]bool{"PostToolUse": true, "Stop": true, "PreCompa
 // the reply there once it is written (PendingFill), and the next event
 // that records a fill (a prompt, the session's end) brings it up to date.
 func NoteContext(ev *events.Event, p *Payload) (replyTokens int64, ok bool) {
-	if !contextEvents[ev.Event] || p.TranscriptPath == "" {
+	if !recordsContext(ev.Event) || p.TranscriptPath == "" {
 		return 0, false
 	}
 	var model, text string

@@ -35,7 +35,7 @@ func Digest(evs []events.Event, since time.Time) string {
 		}
 		switch e.Event {
 		case "PostToolUse":
-			if editTools[e.Tool] && e.Path != "" && !seen[e.Path] && len(files) < DigestFiles {
+			if isEditTool(e.Tool) && e.Path != "" && !seen[e.Path] && len(files) < DigestFiles {
 				seen[e.Path] = true
 				files = append(files, e.Path)
 			}

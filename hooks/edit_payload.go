@@ -202,8 +202,15 @@ func (s *slimmer) scan(br *bufio.Reader) error {
 	})
 }
 
-// pathKeys are the tool_input members that name what a tool works on.
-var pathKeys = map[string]bool{`"file_path"`: true, `"notebook_path"`: true, `"path"`: true}
+// isPathKey says whether key, quoted as in the payload, is a tool_input
+// member that names what a tool works on.
+func isPathKey(key []byte) bool {
+	switch string(key) {
+	case `"file_path"`, `"notebook_path"`, `"path"`:
+		return true
+	}
+	return false
+}
 
 // scanInput reads the tool_input object.
 func (s *slimmer) scanInput(sc *jsonScan) error {
@@ -237,7 +244,7 @@ func (s *slimmer) scanInput(sc *jsonScan) error {
 			return err
 		}
 		if over || key == nil {
-			if pathKeys[string(key)] || string(key) == `"command"` {
+			if isPathKey(key) || string(key) == `"command"` {
 				s.setCut("its " + strings.Trim(string(key), `"`) + " is too long to read")
 			}
 			return nil

@@ -11,9 +11,16 @@ import (
 // session.
 const FlushRemindEvery = 30 * time.Minute
 
-// editTools change files.
-var editTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true,
-	"write_file": true, "replace": true} // Gemini CLI's (GeminiEditTools)
+// isEditTool says whether tool changes files: Claude Code's edit tools
+// and Gemini CLI's (GeminiEditTools). A switch, not a map, so that st
+// builds nothing for it at start-up.
+func isEditTool(tool string) bool {
+	switch tool {
+	case "Edit", "Write", "MultiEdit", "NotebookEdit", "write_file", "replace":
+		return true
+	}
+	return false
+}
 
 // realWorkCalls is how many completed tool calls count as real work
 // even without an edit.
@@ -40,7 +47,7 @@ func (w *workScan) add(e *events.Event) {
 	if e.Event != "PostToolUse" {
 		return
 	}
-	w.edited = w.edited || editTools[e.Tool]
+	w.edited = w.edited || isEditTool(e.Tool)
 	w.calls++
 }
 

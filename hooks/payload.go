@@ -242,28 +242,42 @@ func (p *Payload) FailureType() string {
 	return RefineFailure(typ, p.LastAssistantMessage)
 }
 
-// EventNames maps `st hook <event>` names to Claude Code's event names.
-var EventNames = map[string]string{
-	"session-start":         "SessionStart",
-	"session-end":           "SessionEnd",
-	"user-prompt-submit":    "UserPromptSubmit",
-	"subagent-start":        "SubagentStart",
-	"subagent-stop":         "SubagentStop",
-	"pre-tool-use":          "PreToolUse",
-	"post-tool-use":         "PostToolUse",
-	"post-tool-use-failure": "PostToolUseFailure",
-	"notification":          "Notification",
-	"stop":                  "Stop",
-	"stop-failure":          "StopFailure",
-	"pre-compact":           "PreCompact",
-	"post-compact":          "PostCompact",
-	"codex-session-start":   "SessionStart",
-	"codex-stop":            "Stop",
-	"codex-pre-tool-use":    "PreToolUse",
-	"gemini-session-start":  "SessionStart",
-	"gemini-before-tool":    "PreToolUse",
-	"gemini-after-agent":    "AfterAgent",
-	"gemini-notification":   "Notification",
+// clientEventName is Claude Code's name for the event of `st hook
+// <stEvent>` (Gemini CLI's for the one it alone has), or "" for a name st
+// does not know. A switch, not a map, so that st builds nothing for it at
+// start-up.
+func clientEventName(stEvent string) string {
+	switch stEvent {
+	case "session-start", "codex-session-start", "gemini-session-start":
+		return "SessionStart"
+	case "session-end":
+		return "SessionEnd"
+	case "user-prompt-submit":
+		return "UserPromptSubmit"
+	case "subagent-start":
+		return "SubagentStart"
+	case "subagent-stop":
+		return "SubagentStop"
+	case "pre-tool-use", "codex-pre-tool-use", "gemini-before-tool":
+		return "PreToolUse"
+	case "post-tool-use":
+		return "PostToolUse"
+	case "post-tool-use-failure":
+		return "PostToolUseFailure"
+	case "notification", "gemini-notification":
+		return "Notification"
+	case "stop", "codex-stop":
+		return "Stop"
+	case "stop-failure":
+		return "StopFailure"
+	case "pre-compact":
+		return "PreCompact"
+	case "post-compact":
+		return "PostCompact"
+	case "gemini-after-agent":
+		return "AfterAgent"
+	}
+	return ""
 }
 
 // EventName is the Claude Code name for a hook: the payload's
@@ -271,7 +285,7 @@ var EventNames = map[string]string{
 // from the st event, else the st event itself.
 func EventName(stEvent string, p *Payload) string {
 	if n := p.HookEventName; n != "" && len(n) <= 40 && isIdent(n) {
-		if same, ok := geminiNames[n]; ok {
+		if same := claudeNameOf(n); same != "" {
 			n = same
 			if n == "PostToolUse" && geminiToolError(p) != "" {
 				n = "PostToolUseFailure"
@@ -279,18 +293,28 @@ func EventName(stEvent string, p *Payload) string {
 		}
 		return n
 	}
-	if n, ok := EventNames[stEvent]; ok {
+	if n := clientEventName(stEvent); n != "" {
 		return n
 	}
 	return stEvent
 }
 
-// geminiNames are Gemini CLI's names for events Claude Code names
+// claudeNameOf is Claude Code's name for a Gemini CLI event it names
 // otherwise, with the same payload fields (tool_name, tool_input,
-// trigger): their lines take Claude Code's name, so that every reader of
-// the log (st events, the board, the pre-compact digest, traces) reads
-// a Gemini CLI tool call as any other.
-var geminiNames = map[string]string{"BeforeTool": "PreToolUse", "AfterTool": "PostToolUse", "PreCompress": "PreCompact"}
+// trigger), or "": their lines take Claude Code's name, so that every
+// reader of the log (st events, the board, the pre-compact digest,
+// traces) reads a Gemini CLI tool call as any other.
+func claudeNameOf(geminiEvent string) string {
+	switch geminiEvent {
+	case "BeforeTool":
+		return "PreToolUse"
+	case "AfterTool":
+		return "PostToolUse"
+	case "PreCompress":
+		return "PreCompact"
+	}
+	return ""
+}
 
 // geminiToolError is the error of a tool call Gemini CLI's AfterTool
 // reports as failed (tool_response.error.message), else "".

@@ -26,22 +26,27 @@ type Policy struct {
 	body     func(id, typ, state string) string
 }
 
-// defaultPolicies is st-compat.md §7.4's table; catchAll covers the rest.
-var defaultPolicies = map[string]Policy{
-	"rate_limit":            {State: "away"},
-	"overloaded":            {State: "away"},
-	"server_error":          {State: "away", Notify: true, subject: wedgedSubject, body: serverErrorBody},
-	"authentication_failed": {State: "offline", Notify: true, Priority: "high", subject: authSubject, body: authBody},
-	"oauth_org_not_allowed": {State: "offline", Notify: true, Priority: "high", subject: authSubject, body: authBody},
-	"billing_error":         {State: "offline", Notify: true, Priority: "high", subject: billingSubject, body: billingBody},
-	// Not in the contract's table: Claude Code 2.1.328 sends these too
-	// (e2e/claudecode), and each needs a human as an auth failure does.
-	"account_on_hold":        {State: "offline", Notify: true, Priority: "high", subject: authSubject, body: authBody},
-	"verification_required":  {State: "offline", Notify: true, Priority: "high", subject: authSubject, body: authBody},
-	"cloud_credential_error": {State: "offline", Notify: true, Priority: "high", subject: authSubject, body: authBody},
-	"max_output_tokens":      {},
-	"invalid_request":        {},
-	"model_not_found":        {},
+// defaultPolicy is st-compat.md §7.4's table: the row for failure type
+// typ, and whether it has one (catchAll covers the rest). A switch, not
+// a map, so that st builds nothing for it at start-up.
+func defaultPolicy(typ string) (Policy, bool) {
+	switch typ {
+	case "rate_limit", "overloaded":
+		return Policy{State: "away"}, true
+	case "server_error":
+		return Policy{State: "away", Notify: true, subject: wedgedSubject, body: serverErrorBody}, true
+	case "authentication_failed", "oauth_org_not_allowed",
+		// Not in the contract's table: Claude Code 2.1.328 sends these
+		// too (e2e/claudecode), and each needs a human as an auth
+		// failure does.
+		"account_on_hold", "verification_required", "cloud_credential_error":
+		return Policy{State: "offline", Notify: true, Priority: "high", subject: authSubject, body: authBody}, true
+	case "billing_error":
+		return Policy{State: "offline", Notify: true, Priority: "high", subject: billingSubject, body: billingBody}, true
+	case "max_output_tokens", "invalid_request", "model_not_found":
+		return Policy{}, true
+	}
+	return Policy{}, false
 }
 
 var catchAll = Policy{State: "away", Notify: true, subject: wedgedSubject, body: unhandledBody}
@@ -83,7 +88,7 @@ func stateSentence(state string) string {
 // the catch-all), tuned by the config file's stop-failure entry for typ
 // (or "*" for the catch-all).
 func PolicyFor(typ string, cfg Config) Policy {
-	p, known := defaultPolicies[typ]
+	p, known := defaultPolicy(typ)
 	key := typ
 	if !known {
 		p, key = catchAll, "*"

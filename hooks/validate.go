@@ -23,7 +23,7 @@ func CheckOutput(event string, stdout []byte) error {
 		return nil
 	}
 	if IsCodex(event) {
-		return checkCodex(EventNames[event], trimmed)
+		return checkCodex(clientEventName(event), trimmed)
 	}
 	if IsGemini(event) {
 		return checkGemini(trimmed)
@@ -35,7 +35,7 @@ func CheckOutput(event string, stdout []byte) error {
 	if err := json.Unmarshal(trimmed, &obj); err != nil {
 		return fmt.Errorf("stdout starts with { but is not a JSON object: %v", err)
 	}
-	return checkHSO(EventNames[event], obj, false)
+	return checkHSO(clientEventName(event), obj, false)
 }
 
 var codexUniversal = []string{"continue", "stopReason", "suppressOutput", "systemMessage"}

@@ -43,7 +43,7 @@ var slowCheck atomic.Pointer[func()]
 // toolCallOf is the call as toolcall reads it: ok is false for a tool
 // that writes no file.
 func toolCallOf(c *call, cl Client) (tc toolcall.Call, ok bool) {
-	kind := cl.Tools[c.p.ToolName]
+	kind := cl.KindOf(c.p.ToolName)
 	if kind == toolcall.Other {
 		return toolcall.Call{}, false
 	}

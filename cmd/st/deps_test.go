@@ -48,7 +48,7 @@ func linksNone(t *testing.T, pkg string, prefixes ...string) {
 // command would pay for it in page faults (docs/performance.md, "Where
 // start-up goes"). Tables are switches, constants or functions, and
 // regular expressions lazyre values. stackstart's initialiser is its
-// purpose; hooks still builds its client table and lookup maps.
+// purpose.
 func TestOwnPackagesInitialiseNothing(t *testing.T) {
 	cmd := exec.Command(stBinary(t), "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
@@ -65,7 +65,7 @@ func TestOwnPackagesInitialiseNothing(t *testing.T) {
 		}
 		traced++
 		pkg, ours := strings.CutPrefix(fields[1], "github.com/smalltalk-go/st/")
-		if ours && pkg != "internal/stackstart" && pkg != "hooks" {
+		if ours && pkg != "internal/stackstart" {
 			t.Errorf("%s runs an initialiser: %s", fields[1], strings.TrimSpace(line))
 		}
 	}
