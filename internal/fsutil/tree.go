@@ -220,6 +220,14 @@ func (t *Tree) Chtimes(rel string, fi fs.FileInfo) error {
 	return t.root.Chtimes(rel, fi.ModTime(), fi.ModTime())
 }
 
+// Touch sets rel's access and modification times to at, in place and
+// without an fsync: a crash of the machine may keep the old times, never
+// lose the file. For marks whose time is a hint and whose existence is
+// what counts.
+func (t *Tree) Touch(rel string, at time.Time) error {
+	return t.pathError("touch", rel, t.root.Chtimes(rel, at, at))
+}
+
 // ReadDirNames lists the names in folder rel, unsorted. A missing folder
 // gives fs.ErrNotExist.
 func (t *Tree) ReadDirNames(rel string) ([]string, error) {
