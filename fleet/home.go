@@ -76,11 +76,10 @@ func MarkHome(stateDir, root, agent string, now time.Time) error {
 // refreshMark moves the time of the mark rel under dir to now, unless it
 // is fresh; refreshed is false when there is no mark to refresh. The
 // mark is touched in place, without the two fsyncs of a rewrite, which
-// the first hook after a minute's pause paid (2.3 ms on this project's
-// machine, where a hook's own work takes about 3 ms). A crash
-// that loses the new time leaves the mark and its older time, which the
-// agent's next own write refreshes; what claims the agent is the mark
-// itself (Claimed).
+// the first hook after a minute's pause paid (1.4–1.7 ms on this
+// project's machine, docs/performance.md). A crash that loses the new
+// time leaves the mark and its older time, which the agent's next own
+// write refreshes; what claims the agent is the mark itself (Claimed).
 func refreshMark(dir, rel string, now time.Time) (refreshed bool, err error) {
 	t, err := fsutil.Open(dir)
 	if err != nil {
