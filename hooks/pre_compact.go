@@ -164,7 +164,7 @@ func planFlush(t *fsutil.Tree, opt Options, now time.Time) func() error {
 		if err := t.WriteAtomic(rel, out); err != nil {
 			return err
 		}
-		return t.Chtimes(rel, fi)
+		return t.Touch(rel, fi.ModTime())
 	}
 }
 

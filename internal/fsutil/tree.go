@@ -215,15 +215,10 @@ func (t *Tree) Replace(from, to string) error {
 	return t.pathError("replace", to, t.root.Rename(from, to))
 }
 
-// Chtimes sets the access and modification times of rel.
-func (t *Tree) Chtimes(rel string, fi fs.FileInfo) error {
-	return t.root.Chtimes(rel, fi.ModTime(), fi.ModTime())
-}
-
 // Touch sets rel's access and modification times to at, in place and
 // without an fsync: a crash of the machine may keep the old times, never
-// lose the file. For marks whose time is a hint and whose existence is
-// what counts.
+// lose the file (a home mark's refresh, a rewrite that keeps its file's
+// time).
 func (t *Tree) Touch(rel string, at time.Time) error {
 	return t.pathError("touch", rel, t.root.Chtimes(rel, at, at))
 }
