@@ -5,19 +5,20 @@ import (
 	"time"
 
 	"github.com/smalltalk-go/st/events"
+	"github.com/smalltalk-go/st/toolcall"
 )
 
 // FlushRemindEvery is the least time between two flush reminders in one
 // session.
 const FlushRemindEvery = 30 * time.Minute
 
-// isEditTool says whether tool changes files: Claude Code's edit tools
-// and Gemini CLI's (GeminiEditTools). A switch, not a map, so that st
-// builds nothing for it at start-up.
+// isEditTool says whether tool is one of a client's editors (Clients):
+// Claude Code's and Gemini CLI's, which name the file they change.
 func isEditTool(tool string) bool {
-	switch tool {
-	case "Edit", "Write", "MultiEdit", "NotebookEdit", "write_file", "replace":
-		return true
+	for _, c := range Clients {
+		if c.KindOf(tool) == toolcall.Edit {
+			return true
+		}
 	}
 	return false
 }
