@@ -2,7 +2,9 @@ package hooks
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"time"
@@ -13,10 +15,11 @@ import (
 )
 
 // Inbox arrivals in a Claude Code session. SessionStart lists the unread
-// inbox (session-start --inbox) and starts the session's cursor; each
-// Stop tells the model what arrived since the cursor and moves it, so a
+// inbox (session-start --inbox) and starts the session's cursor; a Stop
+// tells the model what arrived since the cursor and moves it, so a
 // message is announced once, at the end of the turn in which it arrived,
 // and not at all when the model got it as a channel block (channel.go).
+// A Stop with nothing to tell leaves the cursor where it was.
 
 // arrivalsShown bounds the lines of one announcement.
 const arrivalsShown = 10
@@ -38,11 +41,21 @@ func StartArrivals(ctx context.Context, t *fsutil.Tree, agent, session string, a
 // cursor to now; "" when there are none. A session without a cursor
 // (its SessionStart did not run st) only gets one: what was in the inbox
 // before is not news.
+//
+// Most Stops have nothing to tell: those read the state and list the
+// inbox without the session's lock and write nothing (the lock and the
+// state's rewrite were a third of such a Stop's own time). Leaving the
+// cursor also tells a message whose name is older than the Stop but
+// which reached the inbox after it (a sender's clock behind, a sync),
+// which a moved cursor would have passed over.
 func Arrivals(ctx context.Context, t *fsutil.Tree, agent, session string, now time.Time) string {
 	if session == "" {
 		return ""
 	}
 	nowMS := now.UnixMilli()
+	if s, ok := peekState(t, agent, session); ok && nothingNew(t, agent, s, nowMS) {
+		return ""
+	}
 	var since int64
 	var noted []string
 	err := UpdateState(ctx, t, agent, session, func(s *State) bool {
@@ -53,20 +66,40 @@ func Arrivals(ctx context.Context, t *fsutil.Tree, agent, session string, now ti
 	if err != nil || since == 0 || since >= nowMS {
 		return ""
 	}
-	from := float64(since)
-	items, err := inbox.Items(t, agent, inbox.Inbox, inbox.Filter{Since: &from})
+	fresh, err := arrivedBetween(t, agent, since, nowMS, noted)
 	if err != nil {
 		return ""
 	}
+	return arrivalsText(fresh, func(name string) bool { return inbox.NeedsAck(t, agent, inbox.Inbox, name) })
+}
+
+// nothingNew reports whether a Stop at nowMS would leave the state s as
+// it is: it has a cursor before nowMS, no channel block to forget, and
+// no message arrived between the two.
+func nothingNew(t *fsutil.Tree, agent string, s State, nowMS int64) bool {
+	if s.InboxCheckedMS == 0 || s.InboxCheckedMS >= nowMS || len(channelPending(s.ChannelNoted, nowMS)) != len(s.ChannelNoted) {
+		return false
+	}
+	fresh, err := arrivedBetween(t, agent, s.InboxCheckedMS, nowMS, s.ChannelNoted)
+	return errors.Is(err, fs.ErrNotExist) || err == nil && len(fresh) == 0 // no inbox yet: nothing arrived
+}
+
+// arrivedBetween lists the inbox messages named from since up to, not
+// including, untilMS, less those noted (the model got them as channel
+// blocks); later ones are the next Stop's news.
+func arrivedBetween(t *fsutil.Tree, agent string, since, untilMS int64, noted []string) ([]inbox.Item, error) {
+	from := float64(since)
+	items, err := inbox.Items(t, agent, inbox.Inbox, inbox.Filter{Since: &from})
+	if err != nil {
+		return nil, err
+	}
 	var fresh []inbox.Item
 	for _, it := range items {
-		// Later ones are the next Stop's news; noted ones the model got
-		// as channel blocks (channel.go).
-		if it.TS < float64(nowMS) && !slices.Contains(noted, it.Filename) {
+		if it.TS < float64(untilMS) && !slices.Contains(noted, it.Filename) {
 			fresh = append(fresh, it)
 		}
 	}
-	return arrivalsText(fresh, func(name string) bool { return inbox.NeedsAck(t, agent, inbox.Inbox, name) })
+	return fresh, nil
 }
 
 // arrivalsText is "## st inbox (<n> new since last check)" and one line

@@ -80,6 +80,40 @@ func TestStopAnnouncesArrivalsOnce(t *testing.T) {
 	}
 }
 
+// A Stop with nothing new writes nothing, and so leaves the cursor: a
+// message named before that Stop but delivered after it (its sender's
+// clock behind) is the next Stop's news, not lost.
+func TestStopWithNothingNewLeavesTheCursor(t *testing.T) {
+	env, root := testEnv(t)
+	env.Start = t0
+	Record("session-start", nil, "s1", env)
+	state := filepath.Join(root, "alice", "events", ".s1.state.json")
+	before, err := os.Stat(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content, _ := os.ReadFile(state)
+
+	if got := stopAt(t, env, t0.Add(2*time.Second)); got != "" {
+		t.Fatalf("stop with nothing new announced %q", got)
+	}
+	after, err := os.Stat(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := os.ReadFile(state); !os.SameFile(before, after) || string(now) != string(content) {
+		t.Errorf("the state was rewritten: %q, then %q", content, now)
+	}
+
+	late := deliver(t, root, t0.Add(time.Second), "named before the stop")
+	if got := stopAt(t, env, t0.Add(3*time.Second)); !strings.Contains(got, late) {
+		t.Errorf("next stop = %q, want %s", got, late)
+	}
+	if got := stopAt(t, env, t0.Add(4*time.Second)); got != "" {
+		t.Errorf("it was announced again: %q", got)
+	}
+}
+
 // Without a SessionStart cursor the first Stop only starts one.
 func TestStopWithoutSessionStartAnnouncesNothingOld(t *testing.T) {
 	env, root := testEnv(t)

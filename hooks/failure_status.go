@@ -2,9 +2,7 @@ package hooks
 
 import (
 	"context"
-	"encoding/json"
 
-	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/status"
 )
@@ -48,9 +46,7 @@ func RestoreStatus(ctx context.Context, t *fsutil.Tree, agent, session string) {
 	if session == "" {
 		return
 	}
-	var peek State
-	data, _, err := t.ReadRegular(events.StatePath(agent, session, "state"))
-	if err != nil || json.Unmarshal(data, &peek) != nil || peek.StatusBefore == "" {
+	if peek, ok := peekState(t, agent, session); !ok || peek.StatusBefore == "" {
 		return
 	}
 	_ = UpdateState(ctx, t, agent, session, func(s *State) bool { // best effort: the hook answers whether or not its state is saved

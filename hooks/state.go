@@ -81,6 +81,17 @@ func writeState(t *fsutil.Tree, agent, rel string, data []byte, write func(strin
 	return err
 }
 
+// peekState reads a session's state without its lock, for a hook that
+// writes only when what it reads calls for a change; ok is false when
+// the state is absent, unreadable or malformed.
+func peekState(t *fsutil.Tree, agent, session string) (s State, ok bool) {
+	data, err := readSmall(t, events.StatePath(agent, session, "state"))
+	if err != nil || json.Unmarshal(data, &s) != nil {
+		return State{}, false
+	}
+	return s, true
+}
+
 // lockName is a lock key for one session of one agent.
 func lockName(agent, session string) string {
 	return agent + "-" + events.FileName(session)
