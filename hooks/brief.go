@@ -8,7 +8,6 @@ import (
 	"github.com/smalltalk-go/st/agents"
 	"github.com/smalltalk-go/st/attention"
 	"github.com/smalltalk-go/st/fleet"
-	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/termsafe"
 )
@@ -49,7 +48,7 @@ func readFleet(t *fsutil.Tree, opt Options, now time.Time) fleetView {
 	agents.SetHosts(list, f)
 	members := agents.AttendFleet(t, list, now)
 	agents.SortByAttention(members)
-	return fleetView{self: opt.Agent, members: members, hosts: f.Hosts, unacked: inbox.Unacked(t, opt.Agent)}
+	return fleetView{self: opt.Agent, members: members, hosts: f.Hosts, unacked: briefUnacked(t, opt)}
 }
 
 // briefWait bounds the brief's reading of the fleet: a big fleet on a

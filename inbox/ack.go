@@ -60,13 +60,24 @@ func NeedsAck(t *fsutil.Tree, id, folder, name string) bool {
 // Unacked returns the canonical messages in id's inbox and archive that
 // ask for an acknowledgement id has not given, oldest first.
 func Unacked(t *fsutil.Tree, id string) []string {
+	out, _ := UnackedKnowing(t, id, nil)
+	return out
+}
+
+// UnackedKnowing is Unacked for a caller that remembers which archived
+// messages ask for no acknowledgement (quiet, sorted): those are not read
+// again.
+// A message never changes once delivered, and the archive only gains and
+// loses names, so what one was found to ask stays true. It also returns
+// the quiet names the archive holds now, sorted, for the caller to
+// remember.
+func UnackedKnowing(t *fsutil.Tree, id string, quiet []string) (unacked, archiveQuiet []string) {
 	acked := map[string]bool{}
 	if names, err := t.ReadDirNames(id + "/" + Acks); err == nil {
 		for _, n := range names {
 			acked[n] = true
 		}
 	}
-	var out []string
 	for _, folder := range []string{Inbox, Archive} {
 		dir := id + "/" + folder
 		names, err := regularNames(t, dir)
@@ -75,21 +86,36 @@ func Unacked(t *fsutil.Tree, id string) []string {
 		}
 		var cands []string
 		for _, n := range names {
-			if message.IsCanonical(n) && !acked[n] && !slices.Contains(out, n) {
+			switch {
+			case !message.IsCanonical(n) || acked[n] || slices.Contains(unacked, n):
+			case folder == Archive && isIn(quiet, n):
+				archiveQuiet = append(archiveQuiet, n)
+			default:
 				cands = append(cands, n)
 			}
 		}
-		need := make([]bool, len(cands))
+		need, read := make([]bool, len(cands)), make([]bool, len(cands))
 		forCanonical(t, dir, cands, func(i int, text string) {
 			fields, _, _ := message.Parse(text)
 			need[i] = strings.TrimSpace(fields[message.AckField]) == message.AckRequired
+			read[i] = text != "" // "": unreadable now, so nothing to remember
 		})
 		for i, n := range cands {
-			if need[i] {
-				out = append(out, n)
+			switch {
+			case need[i]:
+				unacked = append(unacked, n)
+			case folder == Archive && read[i]:
+				archiveQuiet = append(archiveQuiet, n)
 			}
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	slices.Sort(unacked)
+	slices.Sort(archiveQuiet)
+	return slices.Compact(unacked), archiveQuiet
+}
+
+// isIn reports whether the sorted names hold name.
+func isIn(sorted []string, name string) bool {
+	_, found := slices.BinarySearch(sorted, name)
+	return found
 }
