@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 )
 
 // Folder is one open folder of the tree, for reading many of its files by
@@ -39,6 +40,17 @@ func (f *Folder) RegularNames() ([]string, error) {
 // final symlink is not followed): one stat through the open folder.
 func (f *Folder) IsRegular(name string) bool {
 	return singleElement(name) && isRegular(f.dir, name)
+}
+
+// ModTime returns the modification time of name when it is a regular
+// file of the folder (a final symlink is not followed): one stat through
+// the open folder, where a path through the tree opens every folder on
+// the way again.
+func (f *Folder) ModTime(name string) (time.Time, bool) {
+	if !singleElement(name) {
+		return time.Time{}, false
+	}
+	return regularModTime(f.dir, name)
 }
 
 // Size returns the folder's own size from the file system (an fstat of

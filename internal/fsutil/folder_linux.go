@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -147,6 +148,30 @@ func openat(dfd int, name string) (int, error) {
 // per entry here (21 ms). An entry whose type the file system does not
 // report is lstat'ed.
 func listRegular(dir *os.File) ([]string, error) {
+	return listNames(dir, func(fd int, name []byte, typ byte) bool {
+		if typ == syscall.DT_UNKNOWN {
+			var st unix.Stat_t
+			if unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+				return false // gone since the listing
+			}
+			return st.Mode&unix.S_IFMT == unix.S_IFREG
+		}
+		return typ == syscall.DT_REG
+	})
+}
+
+// listPrefixed lists the names in the open folder dir that start with
+// prefix, whatever their type, allocating only those: the temp files
+// a write sweeps are a few names among thousands.
+func listPrefixed(dir *os.File, prefix string) ([]string, error) {
+	return listNames(dir, func(_ int, name []byte, _ byte) bool {
+		return bytes.HasPrefix(name, []byte(prefix))
+	})
+}
+
+// listNames lists the names of the open folder dir that keep keeps,
+// given the folder's descriptor and the entry's type from the listing.
+func listNames(dir *os.File, keep func(fd int, name []byte, typ byte) bool) ([]string, error) {
 	rc, err := dir.SyscallConn()
 	if err != nil {
 		return nil, err
@@ -154,18 +179,18 @@ func listRegular(dir *os.File) ([]string, error) {
 	var names []string
 	var listErr error
 	if err := rc.Control(func(fd uintptr) {
-		names, listErr = getdentsRegular(int(fd))
+		names, listErr = getdents(int(fd), keep)
 	}); err != nil {
 		return nil, err
 	}
 	return names, listErr
 }
 
-// getdentsRegular reads a folder's entries 8 KiB at a time, then, for a
-// folder that fills that, 64 KiB at a time: the hooks list small folders
-// (an inbox, a session's state) in a short process where each new page
-// of a buffer is a page fault, and a large folder still takes few calls.
-func getdentsRegular(fd int) ([]string, error) {
+// getdents reads a folder's entries 8 KiB at a time, then, for a folder
+// that fills that, 64 KiB at a time: the hooks list small folders (an
+// inbox, a session's state) in a short process where each new page of a
+// buffer is a page fault, and a large folder still takes few calls.
+func getdents(fd int, keep func(fd int, name []byte, typ byte) bool) ([]string, error) {
 	buf := make([]byte, 8<<10)
 	var names []string
 	for {
@@ -194,16 +219,7 @@ func getdentsRegular(fd int) ([]string, error) {
 			if ino == 0 || string(name) == "." || string(name) == ".." {
 				continue
 			}
-			if typ == syscall.DT_UNKNOWN {
-				var st unix.Stat_t
-				if unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
-					continue // gone since the listing
-				}
-				if st.Mode&unix.S_IFMT == unix.S_IFREG {
-					typ = syscall.DT_REG
-				}
-			}
-			if typ == syscall.DT_REG {
+			if keep(fd, name, typ) {
 				names = append(names, string(name))
 			}
 		}
@@ -216,16 +232,33 @@ func getdentsRegular(fd int) ([]string, error) {
 // isRegular stats name in the open folder dir without following it: one
 // fstatat on the folder's descriptor, no path walk and no FileInfo.
 func isRegular(dir *os.File, name string) bool {
+	st, err := lstatIn(dir, name)
+	return err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
+}
+
+// regularModTime is name's modification time when it is a regular file
+// of the open folder dir (a final symlink is not followed).
+func regularModTime(dir *os.File, name string) (time.Time, bool) {
+	st, err := lstatIn(dir, name)
+	if err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return time.Time{}, false
+	}
+	return time.Unix(st.Mtim.Unix()), true
+}
+
+// lstatIn stats name of the open folder dir without following a final
+// symlink: one system call.
+func lstatIn(dir *os.File, name string) (unix.Stat_t, error) {
+	var st unix.Stat_t
 	rc, err := dir.SyscallConn()
 	if err != nil {
-		return false
+		return st, err
 	}
-	var st unix.Stat_t
 	var statErr error = syscall.ENOENT
 	if err := rc.Control(func(fd uintptr) {
 		statErr = unix.Fstatat(int(fd), name, &st, unix.AT_SYMLINK_NOFOLLOW)
 	}); err != nil {
-		return false
+		return st, err
 	}
-	return statErr == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
+	return st, statErr
 }

@@ -6,6 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"time"
 )
 
 // readAtMost reads name of the open folder dir through an os.Root on it:
@@ -37,6 +40,13 @@ func readAtMost(dir *os.File, name string, limit int64) ([]byte, int64, error) {
 	return buf[:n], fi.Size(), nil
 }
 
+// listPrefixed lists the names in the open folder dir that start with
+// prefix, whatever their type.
+func listPrefixed(dir *os.File, prefix string) ([]string, error) {
+	names, err := dir.Readdirnames(-1)
+	return slices.DeleteFunc(names, func(n string) bool { return !strings.HasPrefix(n, prefix) }), err
+}
+
 // listRegular returns the names of the regular files in the open folder
 // dir, unsorted.
 func listRegular(dir *os.File) ([]string, error) {
@@ -55,13 +65,23 @@ func listRegular(dir *os.File) ([]string, error) {
 
 // isRegular stats name in the open folder dir without following it.
 func isRegular(dir *os.File, name string) bool {
+	_, ok := regularModTime(dir, name)
+	return ok
+}
+
+// regularModTime is name's modification time when it is a regular file
+// of the open folder dir (a final symlink is not followed).
+func regularModTime(dir *os.File, name string) (time.Time, bool) {
 	r, err := os.OpenRoot(filepath.Clean(dir.Name()))
 	if err != nil {
-		return false
+		return time.Time{}, false
 	}
 	defer r.Close()
 	fi, err := r.Lstat(name)
-	return err == nil && fi.Mode().IsRegular()
+	if err != nil || !fi.Mode().IsRegular() {
+		return time.Time{}, false
+	}
+	return fi.ModTime(), true
 }
 
 // readStart reads the start of name of the open folder dir into buf until

@@ -8,11 +8,13 @@ import (
 	"slices"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestFolderReadRegular reads plain files and refuses everything else:
 // symlinks (even to a file in the same folder), FIFOs (without blocking),
-// folders, and names that are not one path element.
+// folders, and names that are not one path element; ModTime answers for
+// the same files only.
 func TestFolderReadRegular(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "a", "inbox")
@@ -66,6 +68,16 @@ func TestFolderReadRegular(t *testing.T) {
 		if (err == nil) != tt.ok || string(data) != tt.want {
 			t.Errorf("ReadRegular(%q) = %q, %v; want %q, ok=%v", tt.name, data, err, tt.want, tt.ok)
 		}
+		if _, ok := f.ModTime(tt.name); ok != tt.ok {
+			t.Errorf("ModTime(%q) ok = %v, want %v", tt.name, ok, tt.ok)
+		}
+	}
+	at := time.Date(2026, 7, 21, 10, 0, 0, 123456789, time.UTC)
+	if err := os.Chtimes(filepath.Join(dir, "m.md"), at, at); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := f.ModTime("m.md"); !got.Equal(at) {
+		t.Errorf("ModTime(m.md) = %v, want %v", got, at)
 	}
 	if _, err := f.ReadRegular("link.md"); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("ReadRegular(symlink) error = %v, want ErrNotRegular", err)
@@ -73,7 +85,8 @@ func TestFolderReadRegular(t *testing.T) {
 }
 
 // TestFolderRegularNames lists regular files only, across several
-// getdents buffers, the same names os.ReadDir gives; IsRegular agrees.
+// getdents buffers, the same names os.ReadDir gives; IsRegular agrees,
+// and listPrefixed finds the few names with a prefix among them.
 func TestFolderRegularNames(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "inbox")
@@ -114,5 +127,17 @@ func TestFolderRegularNames(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("RegularNames: %d names, want %d (first %q)", len(got), len(want), got[:min(3, len(got))])
+	}
+	// The sweep's listing keeps the temp names alone, of any type.
+	os.Symlink("x", filepath.Join(dir, ".1700000000001-link.tmp"))
+	d, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	temps, err := listPrefixed(d, ".17")
+	slices.Sort(temps)
+	if wantTemps := []string{".1700000000001-link.tmp", ".1700000000007-000007.md.tmp", ".1700000001007-001007.md.tmp", ".1700000002007-002007.md.tmp"}; err != nil || !slices.Equal(temps, wantTemps) {
+		t.Errorf("listPrefixed = %q, %v; want %q", temps, err, wantTemps)
 	}
 }

@@ -88,7 +88,7 @@ func (t *Tree) openToReplace(rel string) (sub *os.Root, name string, err error) 
 	if err != nil {
 		return nil, "", err
 	}
-	removeStale(sub, func(n string) bool { return isReplaceTemp(n, name) }, nil)
+	removeStale(sub, "."+name, func(n string) bool { return isReplaceTemp(n, name) }, nil)
 	return sub, name, nil
 }
 
@@ -127,7 +127,7 @@ func (t *Tree) deliver(dir string, data []byte, newName func() string) (string, 
 	}
 	defer closeQuietly(sub)
 	if !t.shared() || rand.IntN(sharedSweepEvery) == 0 {
-		removeStale(sub, isDeliverTemp, deliverTempPID)
+		removeStale(sub, deliverTempPrefix, isDeliverTemp, deliverTempPID)
 	}
 	for range deliverAttempts {
 		name := newName()
@@ -217,16 +217,19 @@ func (t *Tree) MoveNoReplace(from, to string) error {
 	return t.syncDir(dir)
 }
 
-// removeStale deletes the temp files in r matching isTemp that are older
-// than StaleTempAge, or, when pidOf names their writer, older than
-// OrphanTempAge with that writer gone. It is best effort: a failure only
-// leaves the file.
-func removeStale(r *os.Root, isTemp func(string) bool, pidOf func(string) int) {
+// removeStale deletes the temp files in r, named with prefix and
+// matching isTemp, that are older than StaleTempAge, or, when pidOf names
+// their writer, older than OrphanTempAge with that writer gone. It is
+// best effort: a failure only leaves the file. Only the names with the
+// prefix are kept from the listing: a write sweeps the folder it writes
+// in, an inbox of thousands of messages or an events folder of
+// thousands of sessions.
+func removeStale(r *os.Root, prefix string, isTemp func(string) bool, pidOf func(string) int) {
 	d, err := openDir(r, ".")
 	if err != nil {
 		return
 	}
-	names, _ := d.Readdirnames(-1)
+	names, _ := listPrefixed(d, prefix)
 	closeQuietly(d)
 	now := time.Now()
 	stale, orphan := now.Add(-StaleTempAge), now.Add(-OrphanTempAge)
