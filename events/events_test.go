@@ -229,6 +229,41 @@ func TestTailAndLatest(t *testing.T) {
 	}
 }
 
+// WrittenSince keeps the logs last written at or after the time, and
+// every log for a zero time; a symlink, a folder or another file is no
+// log, and an agent without events has none.
+func TestWrittenSince(t *testing.T) {
+	tr, dir := openTree(t)
+	events := filepath.Join(dir, "alice", "events")
+	os.MkdirAll(filepath.Join(events, "folder.jsonl"), 0o777)
+	base := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	for i, name := range []string{"s0.jsonl", "s1.jsonl", "s2.jsonl", "notes.txt", ".s2.state.json"} {
+		p := filepath.Join(events, name)
+		os.WriteFile(p, []byte("{}\n"), 0o666)
+		at := base.Add(time.Duration(i) * time.Minute)
+		os.Chtimes(p, at, at)
+	}
+	os.Symlink("s2.jsonl", filepath.Join(events, "link.jsonl"))
+	tests := []struct {
+		since time.Time
+		want  []string
+	}{
+		{time.Time{}, []string{"s0.jsonl", "s1.jsonl", "s2.jsonl"}},
+		{base.Add(time.Minute), []string{"s1.jsonl", "s2.jsonl"}},
+		{base.Add(time.Minute + time.Nanosecond), []string{"s2.jsonl"}},
+		{base.Add(time.Hour), nil},
+	}
+	for _, tt := range tests {
+		got, err := WrittenSince(tr, "alice", tt.since)
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("WrittenSince(%v) = %q, %v; want %q", tt.since, got, err, tt.want)
+		}
+	}
+	if got, err := WrittenSince(tr, "bob", base); err != nil || got != nil {
+		t.Errorf("WrittenSince(bob) = %q, %v", got, err)
+	}
+}
+
 func TestPrune(t *testing.T) {
 	tr, dir := openTree(t)
 	ctx := context.Background()

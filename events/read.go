@@ -79,7 +79,7 @@ func logNames(t *fsutil.Tree, agent string) ([]string, error) {
 // Read returns the records of agent's logs passing f, oldest first. Files
 // last written before f.Since are not opened.
 func Read(t *fsutil.Tree, agent string, f Filter) ([]Record, error) {
-	names, err := logNames(t, agent)
+	names, err := WrittenSince(t, agent, f.Since)
 	if err != nil {
 		return nil, err
 	}
@@ -88,13 +88,7 @@ func Read(t *fsutil.Tree, agent string, f Filter) ([]Record, error) {
 		if !f.wantFile(name) {
 			continue
 		}
-		rel := Dir(agent) + "/" + name
-		if !f.Since.IsZero() {
-			if fi, err := t.Stat(rel); err == nil && fi.ModTime().Before(f.Since) {
-				continue
-			}
-		}
-		data, _, err := t.ReadRegular(rel)
+		data, _, err := t.ReadRegular(Dir(agent) + "/" + name)
 		if err != nil {
 			continue // a FIFO, a symlink or a vanished file is no log
 		}
@@ -249,6 +243,27 @@ func readTail(t *fsutil.Tree, rel string, max int64) ([]byte, error) {
 		}
 	}
 	return data, nil
+}
+
+// WrittenSince returns the names of agent's session logs, regular files,
+// last written at or after since (every one when since is zero), sorted;
+// none when it has no events folder. Each is stated through the open folder: an
+// agent keeps a log per session, and through the tree each stat opened
+// the agent's folder and its events folder again.
+func WrittenSince(t *fsutil.Tree, agent string, since time.Time) ([]string, error) {
+	names, err := logNames(t, agent)
+	if err != nil || len(names) == 0 {
+		return nil, err
+	}
+	folder, err := t.OpenFolder(Dir(agent))
+	if err != nil {
+		return nil, err
+	}
+	defer folder.Close()
+	return slices.DeleteFunc(names, func(name string) bool {
+		at, regular := folder.ModTime(name)
+		return !regular || at.Before(since)
+	}), nil
 }
 
 // Latest returns the path (relative to the root) and modification time

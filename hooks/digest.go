@@ -92,18 +92,13 @@ func DigestFor(t *fsutil.Tree, agent string, since time.Time) string {
 		if rel, _, ok := events.Latest(t, agent); ok {
 			rels = []string{rel}
 		}
-	} else if names, err := t.ReadDirNames(events.Dir(agent)); err == nil {
+	} else if names, err := events.WrittenSince(t, agent, since); err == nil {
 		for _, name := range names {
-			if events.IsLogName(name) {
-				rels = append(rels, events.Dir(agent)+"/"+name)
-			}
+			rels = append(rels, events.Dir(agent)+"/"+name)
 		}
 	}
 	var all []events.Event
 	for _, rel := range rels {
-		if fi, err := t.Lstat(rel); err != nil || fi.ModTime().Before(since) {
-			continue
-		}
 		evs, err := events.TailFile(t, rel, DigestBytes)
 		if err != nil {
 			continue
