@@ -247,9 +247,9 @@ func readTail(t *fsutil.Tree, rel string, max int64) ([]byte, error) {
 
 // WrittenSince returns the names of agent's session logs, regular files,
 // last written at or after since (every one when since is zero), sorted;
-// none when it has no events folder. Each is stated through the open folder: an
-// agent keeps a log per session, and through the tree each stat opened
-// the agent's folder and its events folder again.
+// none when it has no events folder. Each is stated through the open
+// folder: an agent keeps a log per session, and through the tree each
+// stat opened the agent's folder and its events folder again.
 func WrittenSince(t *fsutil.Tree, agent string, since time.Time) ([]string, error) {
 	names, err := logNames(t, agent)
 	if err != nil || len(names) == 0 {
