@@ -22,11 +22,11 @@ var plainForms = []plain{
 	{"mcp --channel", "mcp", func() runner { return &mcpCmd{Channel: true} }},
 	{"status", "status", func() runner { return &statusCmd{} }},
 	{"status --json", "status", func() runner { return &statusCmd{JSON: true} }},
-	{"status --set available", "status", func() runner { return &statusCmd{Set: ptr("available")} }},
-	{"status --set busy", "status", func() runner { return &statusCmd{Set: ptr("busy")} }},
-	{"status --set away", "status", func() runner { return &statusCmd{Set: ptr("away")} }},
-	{"status --set dnd", "status", func() runner { return &statusCmd{Set: ptr("dnd")} }},
-	{"status --set offline", "status", func() runner { return &statusCmd{Set: ptr("offline")} }},
+	{"status --set available", "status", func() runner { return &statusCmd{Set: new("available")} }},
+	{"status --set busy", "status", func() runner { return &statusCmd{Set: new("busy")} }},
+	{"status --set away", "status", func() runner { return &statusCmd{Set: new("away")} }},
+	{"status --set dnd", "status", func() runner { return &statusCmd{Set: new("dnd")} }},
+	{"status --set offline", "status", func() runner { return &statusCmd{Set: new("offline")} }},
 	{"agents", "agents", func() runner { return &agentsCmd{} }},
 	{"agents --json", "agents", func() runner { return &agentsCmd{JSON: true} }},
 	{"overview", "overview", func() runner { return &overviewCmd{} }},
@@ -46,8 +46,6 @@ var plainForms = []plain{
 	{"reservations", "reservations", func() runner { return &reservationsCmd{} }},
 	{"reservations --json", "reservations", func() runner { return &reservationsCmd{JSON: true} }},
 }
-
-func ptr(s string) *string { return &s }
 
 // plainForm finds args among plainForms.
 func plainForm(args []string) (plain, bool) {
