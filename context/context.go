@@ -9,7 +9,6 @@ package context
 
 import (
 	"bytes"
-	"path"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -104,42 +103,67 @@ func DecisionsWithin(t *fsutil.Tree, id string, limit int64, tooLarge func(size 
 	if t == nil {
 		return "", false
 	}
-	read := func(rel string) ([]byte, error) {
-		if limit < 0 {
-			data, _, err := t.ReadRegular(rel)
-			return data, err
-		}
-		data, fi, err := t.ReadRange(rel, 0, limit+1)
-		if err == nil && fi.Size() > limit {
-			return []byte(tooLarge(fi.Size())), nil
-		}
-		return data, err
-	}
 	var parts []string
-	if data, err := read(id + "/context/decisions.md"); err == nil {
+	if data, err := readDecisionsFile(t, id+"/context/decisions.md", limit, tooLarge); err == nil {
 		if s := jsstr.TrimRightSpace(toValidUTF8(data)); s != "" {
 			parts = append(parts, s)
 		}
 	}
-	dir := id + "/context/decisions"
-	names, _ := t.ReadDirNames(dir)
-	slices.Sort(names)
-	for _, n := range names {
-		if !strings.HasSuffix(n, ".md") {
-			continue
-		}
-		data, err := read(path.Join(dir, n))
-		if err != nil {
-			continue
-		}
-		if s := jsstr.TrimRightSpace(toValidUTF8(data)); s != "" {
-			parts = append(parts, s)
-		}
+	// One decision per file, so the folder grows with the agent's age:
+	// each is read through the folder opened once (four system calls a
+	// file), not by a path walked from the store's root again (fourteen).
+	if dir, err := t.OpenFolder(id + "/context/decisions"); err == nil {
+		parts = append(parts, readDecisionFiles(dir, limit, tooLarge)...)
+		_ = dir.Close() // opened for reading only
 	}
 	if len(parts) == 0 {
 		return "", false
 	}
 	return strings.Join(parts, "\n") + "\n", true
+}
+
+// readDecisionsFile reads the legacy decisions.md whole (limit < 0), or
+// at most limit bytes, else what tooLarge says of its size.
+func readDecisionsFile(t *fsutil.Tree, rel string, limit int64, tooLarge func(size int64) string) ([]byte, error) {
+	if limit < 0 {
+		data, _, err := t.ReadRegular(rel)
+		return data, err
+	}
+	data, fi, err := t.ReadRange(rel, 0, limit+1)
+	if err == nil && fi.Size() > limit {
+		return []byte(tooLarge(fi.Size())), nil
+	}
+	return data, err
+}
+
+// readDecisionFiles reads every *.md regular file of the decisions
+// folder in name order, each with trailing whitespace removed and empty
+// ones dropped; a file over limit bytes (when limit >= 0) is replaced by
+// what tooLarge says of its size.
+func readDecisionFiles(dir *fsutil.Folder, limit int64, tooLarge func(size int64) string) []string {
+	names, _ := dir.RegularNames()
+	slices.Sort(names)
+	readLimit := limit // whole files when negative
+	if limit >= 0 {
+		readLimit = limit + 1 // one byte more tells a file over limit
+	}
+	var parts []string
+	for _, n := range names {
+		if !strings.HasSuffix(n, ".md") {
+			continue
+		}
+		data, size, err := dir.ReadPrefix(n, readLimit)
+		if err != nil {
+			continue
+		}
+		if limit >= 0 && size > limit {
+			data = []byte(tooLarge(size))
+		}
+		if s := jsstr.TrimRightSpace(toValidUTF8(data)); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return parts
 }
 
 // Full returns now.md and the decisions under headings, as
