@@ -71,15 +71,9 @@ func readTimeline(t *fsutil.Tree, agent string) Timeline {
 		size int64
 	}
 	var logs []logFile
-	names, _ := t.ReadDirNames(events.Dir(agent))
-	for _, n := range names {
-		if !events.IsLogName(n) {
-			continue
-		}
-		rel := events.Dir(agent) + "/" + n
-		if fi, err := t.Lstat(rel); err == nil && fi.Mode().IsRegular() {
-			logs = append(logs, logFile{rel, fi.ModTime(), fi.Size()})
-		}
+	all, _ := events.Logs(t, agent) // an unreadable folder shows no timeline
+	for _, l := range all {
+		logs = append(logs, logFile{events.Dir(agent) + "/" + l.Name, l.ModTime, l.Size})
 	}
 	slices.SortFunc(logs, func(a, b logFile) int { return b.mod.Compare(a.mod) })
 	var tl Timeline

@@ -31,11 +31,17 @@ func NewFollower(t *fsutil.Tree, agent string, f Filter) *Follower {
 	return &Follower{t: t, agent: agent, filter: f, off: map[string]int64{}}
 }
 
-// Poll returns the new records, oldest first.
+// Poll returns the new records, oldest first. Each log is stated
+// through the open events folder and read only when it grew or shrank: a
+// follow wakes at every line appended to any log, and an agent keeps a
+// log per session.
 func (fl *Follower) Poll() ([]Record, error) {
-	names, err := logNames(fl.t, fl.agent)
+	folder, names, err := openLogs(fl.t, fl.agent)
 	if err != nil {
 		return nil, err
+	}
+	if folder != nil {
+		defer folder.Close()
 	}
 	present := map[string]bool{}
 	var out []Record
@@ -44,6 +50,9 @@ func (fl *Follower) Poll() ([]Record, error) {
 			continue
 		}
 		present[name] = true
+		if size, _, ok := folder.Regular(name); ok && size == fl.off[name] {
+			continue // nothing appended, nothing replaced by a shorter file
+		}
 		out = fl.pollFile(out, name)
 	}
 	for name := range fl.off {

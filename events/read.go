@@ -69,26 +69,20 @@ func dirNames(t *fsutil.Tree, agent string) ([]string, error) {
 	return names, nil
 }
 
-// logNames lists the session logs of agent, sorted; none when the folder
-// is missing.
-func logNames(t *fsutil.Tree, agent string) ([]string, error) {
-	names, err := dirNames(t, agent)
-	return slices.DeleteFunc(names, func(n string) bool { return !IsLogName(n) }), err
-}
-
 // Read returns the records of agent's logs passing f, oldest first. Files
 // last written before f.Since are not opened.
 func Read(t *fsutil.Tree, agent string, f Filter) ([]Record, error) {
-	names, err := WrittenSince(t, agent, f.Since)
-	if err != nil {
+	folder, names, err := openLogs(t, agent)
+	if err != nil || folder == nil {
 		return nil, err
 	}
+	defer folder.Close()
 	var out []Record
-	for _, name := range names {
+	for _, name := range writtenSince(folder, names, f.Since) {
 		if !f.wantFile(name) {
 			continue
 		}
-		data, _, err := t.ReadRegular(Dir(agent) + "/" + name)
+		data, err := folder.ReadRegular(name)
 		if err != nil {
 			continue // a FIFO, a symlink or a vanished file is no log
 		}
@@ -245,39 +239,88 @@ func readTail(t *fsutil.Tree, rel string, max int64) ([]byte, error) {
 	return data, nil
 }
 
-// WrittenSince returns the names of agent's session logs, regular files,
-// last written at or after since (every one when since is zero), sorted;
-// none when it has no events folder. Each is stated through the open
-// folder: an agent keeps a log per session, and through the tree each
-// stat opened the agent's folder and its events folder again.
-func WrittenSince(t *fsutil.Tree, agent string, since time.Time) ([]string, error) {
-	names, err := logNames(t, agent)
-	if err != nil || len(names) == 0 {
-		return nil, err
+// openLogs opens agent's events folder and lists its session logs,
+// regular files, sorted: an agent keeps a log per session, so each is
+// then stated or read through the open folder, where a path through the
+// tree would open the agent's folder and its events folder again for
+// each one. A missing folder gives a nil folder and no error.
+func openLogs(t *fsutil.Tree, agent string) (*fsutil.Folder, []string, error) {
+	if t == nil {
+		return nil, nil, nil
 	}
 	folder, err := t.OpenFolder(Dir(agent))
-	if err != nil {
-		return nil, err
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
 	}
-	defer folder.Close()
+	if err != nil {
+		return nil, nil, err
+	}
+	names, err := folder.RegularNames()
+	if err != nil {
+		_ = folder.Close() // opened for reading only
+		return nil, nil, err
+	}
+	names = slices.DeleteFunc(names, func(n string) bool { return !IsLogName(n) })
+	slices.Sort(names)
+	return folder, names, nil
+}
+
+// writtenSince keeps the names of folder last written at or after since
+// (all of them when since is zero).
+func writtenSince(folder *fsutil.Folder, names []string, since time.Time) []string {
+	if since.IsZero() {
+		return names
+	}
 	return slices.DeleteFunc(names, func(name string) bool {
 		at, regular := folder.ModTime(name)
 		return !regular || at.Before(since)
-	}), nil
+	})
+}
+
+// WrittenSince returns the names of agent's session logs, regular files,
+// last written at or after since (every one when since is zero), sorted;
+// none when it has no events folder.
+func WrittenSince(t *fsutil.Tree, agent string, since time.Time) ([]string, error) {
+	folder, names, err := openLogs(t, agent)
+	if err != nil || folder == nil {
+		return nil, err
+	}
+	defer folder.Close()
+	return writtenSince(folder, names, since), nil
+}
+
+// LogInfo is one of an agent's session logs: its name in the events
+// folder, its size and when it was last written.
+type LogInfo struct {
+	Name    string
+	Size    int64
+	ModTime time.Time
+}
+
+// Logs lists agent's session logs, regular files, sorted by name, each
+// stated through the open events folder; none when it has no events
+// folder.
+func Logs(t *fsutil.Tree, agent string) ([]LogInfo, error) {
+	folder, names, err := openLogs(t, agent)
+	if err != nil || folder == nil {
+		return nil, err
+	}
+	defer folder.Close()
+	logs := make([]LogInfo, 0, len(names))
+	for _, name := range names {
+		if size, at, regular := folder.Regular(name); regular {
+			logs = append(logs, LogInfo{Name: name, Size: size, ModTime: at})
+		}
+	}
+	return logs, nil
 }
 
 // Latest returns the path (relative to the root) and modification time
 // of agent's most recently written session log; ok is false when it has
 // none.
 func Latest(t *fsutil.Tree, agent string) (rel string, mtime time.Time, ok bool) {
-	names, err := logNames(t, agent)
-	if err != nil {
-		return "", time.Time{}, false
-	}
-	// An agent keeps a log per session: each is stated through the open
-	// folder (1,000 logs: 15 ms of a session start through the tree).
-	folder, err := t.OpenFolder(Dir(agent))
-	if err != nil {
+	folder, names, err := openLogs(t, agent)
+	if err != nil || folder == nil {
 		return "", time.Time{}, false
 	}
 	defer folder.Close()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -116,18 +117,6 @@ func (s *server) recordEnd(t *fsutil.Tree) {
 // hooksRecord reports whether a session log of agent's that st mcp did
 // not write changed within hookWindow of now.
 func hooksRecord(t *fsutil.Tree, agent string, now time.Time) bool {
-	dir := events.Dir(agent)
-	names, err := t.ReadDirNames(dir)
-	if err != nil {
-		return false
-	}
-	for _, n := range names {
-		if !strings.HasSuffix(n, events.Ext) || strings.HasPrefix(n, mcpSessionPrefix) || strings.HasPrefix(n, ".") {
-			continue
-		}
-		if fi, err := t.Lstat(dir + "/" + n); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) < hookWindow {
-			return true
-		}
-	}
-	return false
+	names, _ := events.WrittenSince(t, agent, now.Add(-hookWindow))
+	return slices.ContainsFunc(names, func(n string) bool { return !strings.HasPrefix(n, mcpSessionPrefix) })
 }

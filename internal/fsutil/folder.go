@@ -47,10 +47,18 @@ func (f *Folder) IsRegular(name string) bool {
 // the open folder, where a path through the tree opens every folder on
 // the way again.
 func (f *Folder) ModTime(name string) (time.Time, bool) {
+	_, at, ok := f.Regular(name)
+	return at, ok
+}
+
+// Regular returns the size and modification time of name when it is a
+// regular file of the folder (a final symlink is not followed), with one
+// stat through the open folder.
+func (f *Folder) Regular(name string) (size int64, mtime time.Time, ok bool) {
 	if !singleElement(name) {
-		return time.Time{}, false
+		return 0, time.Time{}, false
 	}
-	return regularModTime(f.dir, name)
+	return regularStat(f.dir, name)
 }
 
 // Size returns the folder's own size from the file system (an fstat of

@@ -236,14 +236,14 @@ func isRegular(dir *os.File, name string) bool {
 	return err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
 }
 
-// regularModTime is name's modification time when it is a regular file
-// of the open folder dir (a final symlink is not followed).
-func regularModTime(dir *os.File, name string) (time.Time, bool) {
+// regularStat is name's size and modification time when it is a regular
+// file of the open folder dir (a final symlink is not followed).
+func regularStat(dir *os.File, name string) (int64, time.Time, bool) {
 	st, err := lstatIn(dir, name)
 	if err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return time.Time{}, false
+		return 0, time.Time{}, false
 	}
-	return time.Unix(st.Mtim.Unix()), true
+	return st.Size, time.Unix(st.Mtim.Unix()), true
 }
 
 // lstatIn stats name of the open folder dir without following a final

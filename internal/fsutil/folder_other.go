@@ -65,23 +65,23 @@ func listRegular(dir *os.File) ([]string, error) {
 
 // isRegular stats name in the open folder dir without following it.
 func isRegular(dir *os.File, name string) bool {
-	_, ok := regularModTime(dir, name)
+	_, _, ok := regularStat(dir, name)
 	return ok
 }
 
-// regularModTime is name's modification time when it is a regular file
-// of the open folder dir (a final symlink is not followed).
-func regularModTime(dir *os.File, name string) (time.Time, bool) {
+// regularStat is name's size and modification time when it is a regular
+// file of the open folder dir (a final symlink is not followed).
+func regularStat(dir *os.File, name string) (int64, time.Time, bool) {
 	r, err := os.OpenRoot(filepath.Clean(dir.Name()))
 	if err != nil {
-		return time.Time{}, false
+		return 0, time.Time{}, false
 	}
 	defer r.Close()
 	fi, err := r.Lstat(name)
 	if err != nil || !fi.Mode().IsRegular() {
-		return time.Time{}, false
+		return 0, time.Time{}, false
 	}
-	return fi.ModTime(), true
+	return fi.Size(), fi.ModTime(), true
 }
 
 // readStart reads the start of name of the open folder dir into buf until
