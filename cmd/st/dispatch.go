@@ -53,16 +53,45 @@ func (a *app) dispatch() error {
 	if args[0] != "mcp" && args[0] != "hook" && args[0] != "dashboard" {
 		a.storeProblem()
 	}
-	if form, ok := plainForm(args); ok {
-		return a.runCommand(form.path, form.command())
+	path, cmd, ok, err := a.directCommand(args)
+	if !ok {
+		path, cmd, err = a.grammarCommand(args)
 	}
+	if err != nil || cmd == nil {
+		return err
+	}
+	return a.runCommand(path, cmd)
+}
+
+// directCommand fills the command args name without kong (direct.go);
+// ok is false where it takes the grammar path instead.
+func (a *app) directCommand(args []string) (path string, cmd runner, ok bool, err error) {
+	d, ok := findDirect(args)
+	if !ok {
+		return "", nil, false, nil
+	}
+	canonical, help, err := scan(&d.spec, d.args)
+	if err != nil {
+		return "", nil, true, err
+	}
+	if help {
+		return "", nil, false, nil
+	}
+	cmd, ok = d.fill(canonical)
+	return d.path, cmd, ok, nil
+}
+
+// grammarCommand has kong parse args into their command, from a grammar
+// of the commands args name. A nil command with a nil error means it
+// printed help instead; an unknown verb runs as a plugin.
+func (a *app) grammarCommand(args []string) (path string, cmd runner, err error) {
 	grammar, ok := pathGrammar(args)
 	if !ok {
-		return a.unknownVerb(args[0], args[1:])
+		return "", nil, a.unknownVerb(args[0], args[1:])
 	}
 	parser, err := newParser(a, grammar)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
 	node := child(parser.Model.Node, args[0])
 	return a.walk(parser, node, []string{node.Name}, args[1:])
@@ -93,26 +122,26 @@ func (a *app) unknownVerb(verb string, rest []string) error {
 }
 
 // walk descends from node through sub-verbs to a leaf command and runs it.
-func (a *app) walk(parser *kong.Kong, node *kong.Node, path, args []string) error {
+func (a *app) walk(parser *kong.Kong, node *kong.Node, path, args []string) (string, runner, error) {
 	if node.Leaf() {
-		return a.runLeaf(parser, node, path, args)
+		return a.parseLeaf(parser, node, path, args)
 	}
 	g := groupFor(node.Name)
 	if len(args) == 0 {
 		if node.DefaultCmd != nil {
 			return a.walk(parser, node.DefaultCmd, append(path, node.DefaultCmd.Name), args)
 		}
-		return &usageError{a.helpText(node), g.noVerbCode}
+		return "", nil, &usageError{a.helpText(node), g.noVerbCode}
 	}
 	if isHelpWord(args[0]) {
-		return a.printHelp(node)
+		return "", nil, a.printHelp(node)
 	}
 	next := child(node, args[0])
 	if next == nil || next == node.DefaultCmd {
 		if node.DefaultCmd != nil {
 			return a.walk(parser, node.DefaultCmd, append(path, node.DefaultCmd.Name), args)
 		}
-		return &usageError{withHint(g.unknown(a, args[0]), closestVerb(args[0], node), a.name+" "+commandPath(node)) + a.helpText(node), g.unknownCode}
+		return "", nil, &usageError{withHint(g.unknown(a, args[0]), closestVerb(args[0], node), a.name+" "+commandPath(node)) + a.helpText(node), g.unknownCode}
 	}
 	return a.walk(parser, next, append(path, next.Name), args[1:])
 }
@@ -127,21 +156,25 @@ func child(n *kong.Node, name string) *kong.Node {
 	return nil
 }
 
-// runLeaf scans args the way upstream st does, then lets kong fill the
-// command struct from the normalised arguments and runs it.
-func (a *app) runLeaf(parser *kong.Kong, node *kong.Node, path, args []string) error {
-	canonical, help, err := scan(node, args)
+// parseLeaf scans args the way upstream st does, then lets kong fill the
+// command struct from the normalised arguments.
+func (a *app) parseLeaf(parser *kong.Kong, node *kong.Node, path, args []string) (string, runner, error) {
+	spec := specOf(node.Target.Type(), "")
+	if node.Tag != nil {
+		spec.loose, spec.extra = node.Tag.Has("loose"), node.Tag.Get("extra")
+	}
+	canonical, help, err := scan(&spec, args)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
 	if help {
-		return a.printHelp(node)
+		return "", nil, a.printHelp(node)
 	}
 	kctx, err := parser.Parse(append(path, canonical...))
 	if err != nil {
-		return fmt.Errorf("internal error: %w", err)
+		return "", nil, fmt.Errorf("internal error: %w", err)
 	}
-	return a.runCommand(commandPath(node), realCommand(kctx.Selected().Target).(runner))
+	return commandPath(node), realCommand(kctx.Selected().Target).(runner), nil
 }
 
 // runCommand runs the leaf command cmd, whose path is path ("message ls").

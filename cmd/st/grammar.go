@@ -170,11 +170,11 @@ func isAlias(f reflect.StructField, name string) bool {
 	return aliases != "" && slices.Contains(strings.Split(aliases, ","), name)
 }
 
-// commandName is kong's name for a command field: its name tag, else the
-// field name in lower case (st's command fields are single words).
+// commandName is kong's name for a command field: its name tag, else
+// its field name's words dashed (SessionStart → session-start).
 func commandName(f reflect.StructField) string {
 	if n := f.Tag.Get("name"); n != "" {
 		return n
 	}
-	return strings.ToLower(f.Name)
+	return kongName(f.Name)
 }

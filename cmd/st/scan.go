@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/alecthomas/kong"
-
 	"github.com/smalltalk-go/st/internal/jsstr"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
@@ -23,10 +21,9 @@ import (
 //   - -h/--help stops the scan: earlier errors win, later args are unread;
 //   - any other "-…" is an unknown flag, one positional too many is an
 //     unexpected arg (or the command's extra:"…" text, %s = the arg).
-func scan(node *kong.Node, args []string) (canonical []string, help bool, err error) {
-	loose := node.Tag != nil && node.Tag.Has("loose")
+func scan(spec *leafSpec, args []string) (canonical []string, help bool, err error) {
+	loose := spec.loose
 	var positionals []string
-	maxPos, unlimited := positionalLimit(node)
 	rest := false // after "--" every argument is a positional
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
@@ -38,11 +35,11 @@ func scan(node *kong.Node, args []string) (canonical []string, help bool, err er
 			return nil, true, nil
 		}
 		if rest || arg == "-" || !strings.HasPrefix(arg, "-") {
-			if !unlimited && len(positionals) >= maxPos {
+			if !spec.unlimited && len(positionals) >= len(spec.positionals) {
 				if loose {
 					continue
 				}
-				if msg := extraText(node); msg != "" {
+				if msg := spec.extra; msg != "" {
 					return nil, false, sterr.Msg("%s", strings.ReplaceAll(msg, "%s", arg))
 				}
 				return nil, false, sterr.Msg("unexpected arg: %s", arg)
@@ -54,71 +51,39 @@ func scan(node *kong.Node, args []string) (canonical []string, help bool, err er
 		if !inline || !strings.HasPrefix(arg, "--") {
 			name, inline = arg, false
 		}
-		f := findFlag(node, name)
+		f := spec.find(name)
 		if f == nil {
 			if loose {
 				continue
 			}
 			return nil, false, sterr.Msg("unknown flag: %s", arg)
 		}
-		if f.IsBool() {
+		if f.isBool {
 			if inline {
 				return nil, false, sterr.Msg("%s takes no value", name)
 			}
-			canonical = append(canonical, "--"+f.Name)
+			canonical = append(canonical, "--"+f.name)
 			continue
 		}
 		if inline { // --flag=value
-			if msg := f.Tag.Get("digits"); msg != "" && !jsstr.IsDigits(value) {
+			if msg := f.digits; msg != "" && !jsstr.IsDigits(value) {
 				return nil, false, sterr.Msg("%s", msg)
 			}
-			canonical = append(canonical, fmt.Sprintf("--%s=%s", f.Name, value))
+			canonical = append(canonical, fmt.Sprintf("--%s=%s", f.name, value))
 			continue
 		}
 		if i+1 >= len(args) {
-			if msg := f.Tag.Get("missing"); msg != "" {
+			if msg := f.missing; msg != "" {
 				return nil, false, sterr.Msg("%s", strings.ReplaceAll(msg, "%s", arg))
 			}
 			continue
 		}
 		i++
-		if msg := f.Tag.Get("digits"); msg != "" && !jsstr.IsDigits(args[i]) {
+		if msg := f.digits; msg != "" && !jsstr.IsDigits(args[i]) {
 			return nil, false, sterr.Msg("%s", msg)
 		}
-		canonical = append(canonical, fmt.Sprintf("--%s=%s", f.Name, args[i]))
+		canonical = append(canonical, fmt.Sprintf("--%s=%s", f.name, args[i]))
 	}
 	canonical = append(canonical, "--")
 	return append(canonical, positionals...), false, nil
-}
-
-func positionalLimit(node *kong.Node) (n int, unlimited bool) {
-	for _, p := range node.Positional {
-		if p.IsSlice() {
-			return 0, true
-		}
-	}
-	return len(node.Positional), false
-}
-
-func findFlag(node *kong.Node, arg string) *kong.Flag {
-	for _, f := range node.Flags {
-		if arg == "--"+f.Name || f.Short != 0 && arg == "-"+string(f.Short) {
-			return f
-		}
-		for _, alias := range f.Aliases {
-			if arg == "--"+alias {
-				return f
-			}
-		}
-	}
-	return nil
-}
-
-// extraText is the command's extra:"…" error text for a surplus
-// positional, or "".
-func extraText(node *kong.Node) string {
-	if node.Tag == nil {
-		return ""
-	}
-	return node.Tag.Get("extra")
 }
