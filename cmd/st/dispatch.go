@@ -121,7 +121,8 @@ func (a *app) unknownVerb(verb string, rest []string) error {
 	return &usageError{fmt.Sprintf("%s: unknown subcommand: %s%s\n\n%s", a.name, verb, hint, a.topUsage()), exitUsage}
 }
 
-// walk descends from node through sub-verbs to a leaf command and runs it.
+// walk descends from node through sub-verbs to a leaf command and parses
+// it.
 func (a *app) walk(parser *kong.Kong, node *kong.Node, path, args []string) (string, runner, error) {
 	if node.Leaf() {
 		return a.parseLeaf(parser, node, path, args)

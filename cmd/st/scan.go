@@ -22,12 +22,11 @@ import (
 //   - any other "-…" is an unknown flag, one positional too many is an
 //     unexpected arg (or the command's extra:"…" text, %s = the arg).
 func scan(spec *leafSpec, args []string) (canonical []string, help bool, err error) {
-	loose := spec.loose
 	var positionals []string
 	rest := false // after "--" every argument is a positional
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
-		if !rest && arg == "--" && !loose {
+		if !rest && arg == "--" && !spec.loose {
 			rest = true
 			continue
 		}
@@ -36,7 +35,7 @@ func scan(spec *leafSpec, args []string) (canonical []string, help bool, err err
 		}
 		if rest || arg == "-" || !strings.HasPrefix(arg, "-") {
 			if !spec.unlimited && len(positionals) >= len(spec.positionals) {
-				if loose {
+				if spec.loose {
 					continue
 				}
 				if msg := spec.extra; msg != "" {
@@ -53,7 +52,7 @@ func scan(spec *leafSpec, args []string) (canonical []string, help bool, err err
 		}
 		f := spec.find(name)
 		if f == nil {
-			if loose {
+			if spec.loose {
 				continue
 			}
 			return nil, false, sterr.Msg("unknown flag: %s", arg)
