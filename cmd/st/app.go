@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/alecthomas/kong"
 	"golang.org/x/sys/unix"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
@@ -29,6 +30,8 @@ type app struct {
 	// tuneMCP, when set, adjusts the MCP front `st mcp` runs (tests
 	// shorten its timers).
 	tuneMCP func(*front.Process)
+
+	model *kong.Node // the whole grammar's model once built (fullModel)
 }
 
 func newApp(argv []string, stdin io.Reader, stdout, stderr io.Writer, lookup func(string) (string, bool)) *app {

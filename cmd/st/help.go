@@ -51,14 +51,20 @@ func helpTarget(root *kong.Node, path []string) *kong.Node {
 	return n
 }
 
-// fullModel builds the whole command tree, for help and completions
-// (verbs themselves build only their own branch, see pathGrammar).
+// fullModel is the whole command tree, for help, usage errors and
+// completions (verbs themselves build only their own branch, see
+// pathGrammar). It is built once a run: `st help status` and a usage
+// error asked for it twice, and each build cost more than a verb's start.
 func fullModel(a *app) (*kong.Node, error) {
+	if a.model != nil {
+		return a.model, nil
+	}
 	p, err := newParser(a, &cli{})
 	if err != nil {
 		return nil, err
 	}
-	return p.Model.Node, nil
+	a.model = p.Model.Node
+	return a.model, nil
 }
 
 // commandPath is the verbs from the top down to n ("message send").
