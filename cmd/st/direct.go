@@ -27,40 +27,38 @@ type direct struct {
 // findDirect follows args down the grammar as walk does, by the
 // commands' names, aliases and a group's default verb.
 func findDirect(args []string) (direct, bool) {
-	t := reflect.TypeFor[cli]()
+	if len(args) == 0 {
+		return direct{}, false
+	}
+	next, ok := commandField(reflect.TypeFor[cli](), args[0])
+	args = args[1:]
 	var names []string
-	for depth := 0; ; depth++ {
-		var next reflect.StructField
-		var ok bool
-		switch {
-		case depth == 0 && len(args) > 0:
-			next, ok = commandField(t, args[0])
-			args = args[1:]
-		case depth == 0:
-		case len(args) > 0 && isHelpWord(args[0]):
-			return direct{}, false
-		default:
-			fallback, hasDefault := defaultField(t)
-			if len(args) > 0 {
-				next, ok = commandField(t, args[0])
-			}
-			if ok && !(hasDefault && next.Name == fallback.Name) {
-				args = args[1:]
-			} else {
-				next, ok = fallback, hasDefault
-			}
-		}
-		if !ok {
-			return direct{}, false
-		}
+	for ok {
 		if _, hidden := next.Tag.Lookup("hidden"); !hidden || next.Tag.Get("default") == "" {
-			names = append(names, commandName(next))
+			names = append(names, commandName(next)) // help names a hidden default verb by its group
 		}
 		if isLeafType(next.Type) {
 			return direct{path: strings.Join(names, " "), typ: next.Type, spec: specOf(next.Type, next.Tag), args: args}, true
 		}
-		t = next.Type
+		next, args, ok = subCommand(next.Type, args)
 	}
+	return direct{}, false
+}
+
+// subCommand is the verb of group t that args pick, as walk picks it: the
+// one args[0] names, else the group's default verb, which takes all of
+// args (even its own name). A help word asks for the group's help.
+func subCommand(t reflect.Type, args []string) (reflect.StructField, []string, bool) {
+	if len(args) > 0 && isHelpWord(args[0]) {
+		return reflect.StructField{}, nil, false
+	}
+	fallback, hasDefault := defaultField(t)
+	if len(args) > 0 {
+		if f, ok := commandField(t, args[0]); ok && !(hasDefault && f.Name == fallback.Name) {
+			return f, args[1:], true
+		}
+	}
+	return fallback, args, hasDefault
 }
 
 // commandField is the command of group t named or aliased name.
