@@ -282,8 +282,9 @@ func InboxCount(t *fsutil.Tree, id string) int { return ScanAgent(t, id).InboxCo
 
 // MtimeMs is a file's modification time in unix milliseconds with the
 // sub-millisecond fraction, computed like Node's Stats.mtimeMs.
-func MtimeMs(fi fs.FileInfo) float64 {
-	mt := fi.ModTime()
+func MtimeMs(fi fs.FileInfo) float64 { return mtimeMs(fi.ModTime()) }
+
+func mtimeMs(mt time.Time) float64 {
 	return float64(mt.Unix())*1000 + float64(mt.Nanosecond())/1e6
 }
 

@@ -156,12 +156,37 @@ type candidate struct {
 	name  string // "" for a status file
 }
 
+// newest keeps the n candidates offered with the newest mtimes, newest
+// first and equal mtimes in the order offered: what a stable sort of
+// them all cut to n gives, without holding every message of the store.
+type newest struct {
+	n    int
+	kept []candidate
+}
+
+func (s *newest) offer(c candidate) {
+	if len(s.kept) == s.n && (s.n == 0 || c.mtime <= s.kept[len(s.kept)-1].mtime) {
+		return
+	}
+	// After every kept candidate at least as new.
+	i, _ := slices.BinarySearchFunc(s.kept, c.mtime, func(k candidate, mtime float64) int {
+		if k.mtime >= mtime {
+			return -1
+		}
+		return 1
+	})
+	s.kept = slices.Insert(s.kept, i, c)
+	if len(s.kept) > s.n {
+		s.kept = s.kept[:s.n]
+	}
+}
+
 func recentActivity(t *fsutil.Tree, ids []string, scans []agents.Scan, nowMs float64, topN int) []Activity {
 	out := []Activity{}
 	if t == nil || topN == 0 {
 		return out
 	}
-	var cands []candidate
+	cands := newest{n: topN}
 	for i, id := range ids {
 		for _, f := range [...]struct {
 			entries []agents.Entry
@@ -169,27 +194,15 @@ func recentActivity(t *fsutil.Tree, ids []string, scans []agents.Scan, nowMs flo
 		}{{scans[i].Inbox, KindMessage}, {scans[i].Archive, KindArchive}} {
 			for _, e := range f.entries {
 				if e.Regular && message.IsCanonical(e.Name) {
-					cands = append(cands, candidate{e.MtimeMs, f.kind, id, e.Name})
+					cands.offer(candidate{e.MtimeMs, f.kind, id, e.Name})
 				}
 			}
 		}
 		if st := scans[i].Status; st != nil && st.Regular {
-			cands = append(cands, candidate{st.MtimeMs, KindStatus, id, ""})
+			cands.offer(candidate{st.MtimeMs, KindStatus, id, ""})
 		}
 	}
-	slices.SortStableFunc(cands, func(a, b candidate) int {
-		switch {
-		case a.mtime > b.mtime:
-			return -1
-		case a.mtime < b.mtime:
-			return 1
-		}
-		return 0
-	})
-	if len(cands) > topN {
-		cands = cands[:topN]
-	}
-	for _, c := range cands {
+	for _, c := range cands.kept {
 		age := math.Max(0, nowMs-c.mtime)
 		if c.kind == KindStatus {
 			out = append(out, Activity{Kind: KindStatus, Identity: c.agent, AgeMs: age})

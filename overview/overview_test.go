@@ -1,9 +1,13 @@
 package overview
 
 import (
+	"cmp"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -221,6 +225,31 @@ func BenchmarkGet200x50(b *testing.B) {
 	for b.Loop() {
 		if _, err := jsstr.Marshal(Get(tr, "agent-000", now, DefaultRecent, "")); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// newest keeps what a stable sort of every candidate, newest first, cut
+// to n keeps: random mtimes with many ties, every n from 0 to past the
+// count.
+func TestNewestAsStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(36, 2))
+	for round := range 300 {
+		offered := make([]candidate, rng.IntN(40))
+		for i := range offered {
+			offered[i] = candidate{mtime: float64(rng.IntN(8)), name: strconv.Itoa(i)}
+		}
+		sorted := slices.Clone(offered)
+		slices.SortStableFunc(sorted, func(a, b candidate) int { return cmp.Compare(b.mtime, a.mtime) })
+		for n := 0; n <= len(offered)+1; n++ {
+			s := newest{n: n}
+			for _, c := range offered {
+				s.offer(c)
+			}
+			want := sorted[:min(n, len(sorted))]
+			if !slices.Equal(s.kept, want) && !(len(s.kept) == 0 && len(want) == 0) {
+				t.Fatalf("round %d, n %d: kept %v, want %v", round, n, s.kept, want)
+			}
 		}
 	}
 }

@@ -36,6 +36,26 @@ func (f *Folder) RegularNames() ([]string, error) {
 	return names, nil
 }
 
+// Names lists every name in the folder, unsorted, whatever its type:
+// one string per entry and nothing else.
+func (f *Folder) Names() ([]string, error) {
+	names, err := listAll(f.dir)
+	if err != nil {
+		return nil, &fs.PathError{Op: "readdirent", Path: f.rel, Err: err}
+	}
+	return names, nil
+}
+
+// Lstat returns the type and modification time of name in the folder
+// without following a final symlink: one stat through the open folder,
+// and no FileInfo.
+func (f *Folder) Lstat(name string) (mode fs.FileMode, mtime time.Time, ok bool) {
+	if !singleElement(name) {
+		return 0, time.Time{}, false
+	}
+	return lstatMode(f.dir, name)
+}
+
 // IsRegular reports whether name is a regular file of the folder (a
 // final symlink is not followed): one stat through the open folder.
 func (f *Folder) IsRegular(name string) bool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io/fs"
 	"os"
 	"syscall"
 	"time"
@@ -160,6 +161,11 @@ func listRegular(dir *os.File) ([]string, error) {
 	})
 }
 
+// listAll lists every name in the open folder dir.
+func listAll(dir *os.File) ([]string, error) {
+	return listNames(dir, func(int, []byte, byte) bool { return true })
+}
+
 // listPrefixed lists the names in the open folder dir that start with
 // prefix, whatever their type, allocating only those: the temp files
 // a write sweeps are a few names among thousands.
@@ -244,6 +250,36 @@ func regularStat(dir *os.File, name string) (int64, time.Time, bool) {
 		return 0, time.Time{}, false
 	}
 	return st.Size, time.Unix(st.Mtim.Unix()), true
+}
+
+// lstatMode is name's type and modification time in the open folder dir
+// (a final symlink is not followed).
+func lstatMode(dir *os.File, name string) (fs.FileMode, time.Time, bool) {
+	st, err := lstatIn(dir, name)
+	if err != nil {
+		return 0, time.Time{}, false
+	}
+	return fileMode(st.Mode), time.Unix(st.Mtim.Unix()), true
+}
+
+// fileMode is the type of a stat's mode as fs.FileMode gives it; the
+// permission bits are left out, as no caller reads them.
+func fileMode(mode uint32) fs.FileMode {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	}
+	return fs.ModeDevice
 }
 
 // lstatIn stats name of the open folder dir without following a final

@@ -4,6 +4,7 @@ package fsutil
 
 import (
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,6 +46,26 @@ func readAtMost(dir *os.File, name string, limit int64) ([]byte, int64, error) {
 func listPrefixed(dir *os.File, prefix string) ([]string, error) {
 	names, err := dir.Readdirnames(-1)
 	return slices.DeleteFunc(names, func(n string) bool { return !strings.HasPrefix(n, prefix) }), err
+}
+
+// listAll lists every name in the open folder dir.
+func listAll(dir *os.File) ([]string, error) {
+	return dir.Readdirnames(-1)
+}
+
+// lstatMode is name's type and modification time in the open folder dir
+// (a final symlink is not followed).
+func lstatMode(dir *os.File, name string) (fs.FileMode, time.Time, bool) {
+	r, err := os.OpenRoot(filepath.Clean(dir.Name()))
+	if err != nil {
+		return 0, time.Time{}, false
+	}
+	defer r.Close()
+	fi, err := r.Lstat(name)
+	if err != nil {
+		return 0, time.Time{}, false
+	}
+	return fi.Mode().Type(), fi.ModTime(), true
 }
 
 // listRegular returns the names of the regular files in the open folder
