@@ -3,6 +3,7 @@ package fsutil
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -139,5 +140,62 @@ func TestFolderRegularNames(t *testing.T) {
 	slices.Sort(temps)
 	if wantTemps := []string{".1700000000001-link.tmp", ".1700000000007-000007.md.tmp", ".1700000001007-001007.md.tmp", ".1700000002007-002007.md.tmp"}; err != nil || !slices.Equal(temps, wantTemps) {
 		t.Errorf("listPrefixed = %q, %v; want %q", temps, err, wantTemps)
+	}
+}
+
+// Names lists every entry, and Lstat gives each one's type as os.Lstat
+// does, without following a symlink, and its mtime: a file, a folder, a
+// symlink out of the store, a FIFO and a socket.
+func TestFolderNamesAndLstat(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "inbox")
+	if err := os.MkdirAll(filepath.Join(dir, "folder.md"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "file.md"), []byte("x"), 0o666)
+	os.Symlink("/etc/passwd", filepath.Join(dir, "link.md"))
+	syscall.Mkfifo(filepath.Join(dir, "fifo.md"), 0o666)
+	sock, err := net.Listen("unix", filepath.Join(dir, "sock.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sock.Close()
+	mtime := time.Unix(1795966371, 663250000)
+	os.Chtimes(filepath.Join(dir, "file.md"), mtime, mtime)
+	tr, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	f, err := tr.OpenFolder("inbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	names, err := f.Names()
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(names)
+	if want := []string{"fifo.md", "file.md", "folder.md", "link.md", "sock.md"}; !slices.Equal(names, want) {
+		t.Errorf("Names = %q, want %q", names, want)
+	}
+	for _, name := range names {
+		fi, err := os.Lstat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mode, mt, ok := f.Lstat(name)
+		if !ok || mode != fi.Mode().Type() || !mt.Equal(fi.ModTime()) {
+			t.Errorf("Lstat(%s) = %v %v %v, os.Lstat: %v %v", name, mode, mt, ok, fi.Mode().Type(), fi.ModTime())
+		}
+	}
+	if _, mt, _ := f.Lstat("file.md"); !mt.Equal(mtime) {
+		t.Errorf("file.md's mtime %v, want %v", mt, mtime)
+	}
+	for _, name := range []string{"missing.md", "../inbox", "folder.md/x", ""} {
+		if _, _, ok := f.Lstat(name); ok {
+			t.Errorf("Lstat(%q) answered", name)
+		}
 	}
 }
