@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"unicode/utf8"
@@ -138,21 +139,17 @@ func set(field reflect.Value, value string, isBool bool) bool {
 	return true
 }
 
-// asKong is value as kong stores it: kong passes each value through
-// JSON, which turns every byte that is not UTF-8 into U+FFFD.
+// asKong is value as kong stores it. Kong passes each value through
+// encoding/json, which turns every byte that is not UTF-8 into U+FFFD, so
+// a value that is not UTF-8 takes the same round trip here.
 func asKong(value string) string {
 	if utf8.ValidString(value) {
 		return value
 	}
-	var b strings.Builder
-	for i := 0; i < len(value); {
-		r, size := utf8.DecodeRuneInString(value[i:])
-		if r == utf8.RuneError && size == 1 {
-			b.WriteRune(utf8.RuneError)
-		} else {
-			b.WriteString(value[i : i+size])
-		}
-		i += size
+	data, _ := json.Marshal(value) // a string always marshals
+	var coerced string
+	if json.Unmarshal(data, &coerced) != nil {
+		return value
 	}
-	return b.String()
+	return coerced
 }
