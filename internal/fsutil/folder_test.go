@@ -40,16 +40,7 @@ func TestFolderReadRegular(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.md"), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	f, err := tr.OpenFolder("a/inbox")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openFolder(t, root, "a/inbox")
 	for _, tt := range []struct {
 		name, want string
 		ok         bool
@@ -104,16 +95,7 @@ func TestFolderRegularNames(t *testing.T) {
 	os.Symlink("1700000000000-000000.md", filepath.Join(dir, "link.md"))
 	os.Symlink("/dev/zero", filepath.Join(dir, "zero.md"))
 	syscall.Mkfifo(filepath.Join(dir, "fifo.md"), 0o666)
-	tr, err := Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	f, err := tr.OpenFolder("inbox")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openFolder(t, root, "inbox")
 	got, err := f.RegularNames()
 	if err != nil {
 		t.Fatal(err)
@@ -162,16 +144,7 @@ func TestFolderNamesAndLstat(t *testing.T) {
 	defer sock.Close()
 	mtime := time.Unix(1795966371, 663250000)
 	os.Chtimes(filepath.Join(dir, "file.md"), mtime, mtime)
-	tr, err := Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	f, err := tr.OpenFolder("inbox")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openFolder(t, root, "inbox")
 	names, err := f.Names()
 	if err != nil {
 		t.Fatal(err)

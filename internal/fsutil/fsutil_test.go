@@ -27,6 +27,23 @@ func open(t *testing.T) (*Tree, string) {
 	return tr, base
 }
 
+// openFolder opens the tree at root and its folder rel, both closed when
+// the test ends.
+func openFolder(t *testing.T, root, rel string) *Folder {
+	t.Helper()
+	tr, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	f, err := tr.OpenFolder(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
 func names(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
