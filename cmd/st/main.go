@@ -7,8 +7,10 @@ import (
 	"os"
 	"runtime/debug"
 
-	// Grows the main goroutine's stack once, early: fewer page faults
-	// at every start (see the package).
+	// Grow the main goroutine's stack once and put the heap's start on
+	// one huge page, early: fewer page faults at every start (see the
+	// packages).
+	_ "github.com/smalltalk-go/st/internal/heapstart"
 	_ "github.com/smalltalk-go/st/internal/stackstart"
 )
 

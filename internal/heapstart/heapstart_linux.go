@@ -1,0 +1,34 @@
+package heapstart
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// madvCollapse is MADV_COLLAPSE from linux/mman.h, which package syscall
+// does not define.
+const madvCollapse = 25
+
+// hugePage is the size of a transparent huge page on amd64 and on arm64
+// with 4 KiB pages; the kernel refuses a block of any other size.
+const hugePage = 2 << 20
+
+// first is a byte of heap allocated at the start, in the block to collapse:
+// the runtime takes new spans from the lowest free address, so the block
+// holding it is the one the initialisers and the command go on to fill.
+var first *byte
+
+func init() {
+	first = new(byte)
+	_ = collapse(first)
+}
+
+// collapse asks the kernel to back the huge-page-aligned block of heap
+// holding p with one huge page.
+func collapse(p *byte) error {
+	block := uintptr(unsafe.Pointer(p)) &^ (hugePage - 1)
+	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, block, hugePage, madvCollapse); errno != 0 {
+		return errno
+	}
+	return nil
+}
