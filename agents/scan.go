@@ -11,6 +11,7 @@ import (
 	"github.com/smalltalk-go/st/attention"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/stackstart"
 	"github.com/smalltalk-go/st/message"
 )
 
@@ -73,6 +74,7 @@ func scanEach(t *fsutil.Tree, ids []string, scan func(*fsutil.Tree, string) Scan
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			stackstart.GrowDeep() // a scan reads events and messages, deep
 			for i := range next {
 				scans[i] = scan(t, ids[i])
 			}

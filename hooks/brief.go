@@ -9,6 +9,7 @@ import (
 	"github.com/smalltalk-go/st/attention"
 	"github.com/smalltalk-go/st/fleet"
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/stackstart"
 	"github.com/smalltalk-go/st/internal/termsafe"
 )
 
@@ -71,6 +72,7 @@ func fleetBrief(opt Options, limit int) string {
 	}
 	done := make(chan string, 1)
 	go func() {
+		stackstart.GrowDeep()
 		defer func() {
 			if recover() != nil {
 				done <- ""

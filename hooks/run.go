@@ -11,6 +11,7 @@ import (
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/layout"
+	"github.com/smalltalk-go/st/internal/stackstart"
 	"github.com/smalltalk-go/st/reserve"
 )
 
@@ -252,6 +253,7 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 	}
 	done := make(chan outcome, 1)
 	go func(opt Options) { // a copy: the hook's settings are its own
+		stackstart.GrowDeep()
 		defer func() {
 			if r := recover(); r != nil {
 				close(done)
@@ -464,6 +466,7 @@ func budgeted(d time.Duration, fn func() Result) (res Result, done bool) {
 	ch := make(chan Result, 1)
 	running.Add(1)
 	go func() {
+		stackstart.GrowDeep() // fn is a hook's body
 		defer running.Done()
 		defer func() {
 			if r := recover(); r != nil {

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/stackstart"
 	"github.com/smalltalk-go/st/message"
 )
 
@@ -68,6 +69,7 @@ func inChunks(n int, newWork func() func(i int)) {
 	var wg sync.WaitGroup
 	for range min(maxReaders, chunks(n)) {
 		wg.Go(func() {
+			stackstart.GrowDeep()
 			work := newWork()
 			for {
 				first := int(next.Add(1)-1) * chunkNames

@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/smalltalk-go/st/internal/fsutil"
+	"github.com/smalltalk-go/st/internal/stackstart"
 	"github.com/smalltalk-go/st/internal/sterr"
 	"github.com/smalltalk-go/st/internal/termsafe"
 	"github.com/smalltalk-go/st/message"
@@ -525,6 +526,7 @@ func load(t *fsutil.Tree) ([]Reservation, []Skipped) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			stackstart.GrowDeep()
 			buf := make([]byte, MaxFileSize+1)
 			for {
 				i := int(next.Add(1)) - 1
