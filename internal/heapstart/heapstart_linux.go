@@ -9,8 +9,9 @@ import (
 // does not define.
 const madvCollapse = 25
 
-// hugePage is the size of a transparent huge page on amd64 and on arm64
-// with 4 KiB pages; the kernel refuses a block of any other size.
+// hugePage is the size of a transparent huge page on amd64, and on arm64
+// with 4 KiB pages. With larger base pages a huge page is larger (512 MiB
+// under 64 KiB pages), the block holds no whole one and the call fails.
 const hugePage = 2 << 20
 
 // first is a byte of heap allocated at the start, in the block to collapse:
