@@ -82,7 +82,10 @@ func BenchmarkMCPShutdown(b *testing.B) {
 	}
 }
 
-func mcpBuildST(b *testing.B) string {
+// mcpBuildST builds st, st-mcp and st-mcp-server into one folder, as the
+// README installs them, and returns st's path.
+func mcpBuildST(b testing.TB) string {
+	b.Helper()
 	dir := b.TempDir()
 	for _, pkg := range []string{".", "../st-mcp", "../st-mcp-server"} {
 		build := exec.Command("go", "build", "-o", dir, pkg)
