@@ -14,7 +14,8 @@
 //
 // The block takes up to 2 MiB of memory where about 0.7 MiB of it was
 // touched. Where the kernel cannot (an older kernel, huge pages off, none
-// free) the call fails and nothing changes. Imported by cmd/st for its
-// initialiser alone, which runs before the large libraries' initialisers
-// (it imports only syscall and unsafe).
+// free) the call fails and nothing changes. Imported for its initialiser
+// alone by cmd/st, cmd/st-mcp and cmd/st-mcp-server (TestBinariesStartOnAHugePage
+// checks each); it runs before the large libraries' initialisers, as it
+// imports only syscall and unsafe.
 package heapstart
