@@ -55,3 +55,12 @@ require (
 	google.golang.org/grpc v1.83.2 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+// Upstream at the versions required above, with one patch each: their
+// package-level regular expressions compile on first use instead of at
+// every start of st (third_party/README.md).
+replace (
+	github.com/alecthomas/kong => ./third_party/kong
+	go.yaml.in/yaml/v3 => ./third_party/yaml
+	mvdan.cc/sh/v3 => ./third_party/sh
+)

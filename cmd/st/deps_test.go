@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -71,5 +73,62 @@ func TestOwnPackagesInitialiseNothing(t *testing.T) {
 	}
 	if traced == 0 {
 		t.Fatalf("GODEBUG=inittrace=1 traced no initialiser:\n%s", out)
+	}
+}
+
+// The libraries every st command links compile no regular expression
+// before main: kong, yaml.v3 and the shell parser's fileutil declare five
+// at package level, which cost every start about 1.2 ms and 49 page faults
+// (docs/performance.md), and third_party's patches compile each on its
+// first use. Compiling one allocates dozens of times; upstream's
+// initialisers allocate 54 (kong), 276 (yaml.v3, with its tables) and 104
+// (fileutil) times, the patched ones 0, 41 and 4.
+func TestLibrariesCompileNoRegexpBeforeMain(t *testing.T) {
+	bounds := map[string]int{
+		"github.com/alecthomas/kong": 10,
+		"go.yaml.in/yaml/v3":         100,
+		"mvdan.cc/sh/v3/fileutil":    10,
+	}
+	cmd := exec.Command(stBinary(t), "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("st --version: %v\n%s", err, out)
+	}
+	for line := range strings.Lines(string(out)) {
+		// "init go.yaml.in/yaml/v3 @0.9 ms, 0.1 ms clock, 6096 bytes, 41 allocs"
+		fields := strings.Fields(line)
+		if len(fields) < 2 || fields[0] != "init" {
+			continue
+		}
+		bound, ok := bounds[fields[1]]
+		if !ok {
+			continue
+		}
+		delete(bounds, fields[1])
+		allocs, err := strconv.Atoi(fields[len(fields)-2])
+		if err != nil {
+			t.Fatalf("no allocation count in %q", line)
+		}
+		if allocs > bound {
+			t.Errorf("%s's initialiser allocates %d times (at most %d): is third_party's patch in use?", fields[1], allocs, bound)
+		}
+	}
+	for pkg := range bounds {
+		t.Errorf("GODEBUG=inittrace=1 traced no initialiser of %s", pkg)
+	}
+}
+
+// third_party holds exactly upstream's files, at the versions go.mod
+// requires, with the patches in third_party/patches: nothing else of
+// those libraries is changed by hand.
+func TestThirdPartyIsUpstreamPlusPatch(t *testing.T) {
+	out, err := exec.Command("../../scripts/third-party", "--check").CombinedOutput()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 3 {
+		t.Skipf("upstream cannot be downloaded here: %s", out)
+	}
+	if err != nil {
+		t.Fatalf("scripts/third-party --check: %v\n%s", err, out)
 	}
 }

@@ -46,7 +46,8 @@ var (
 // the get/lookup functions handed down to packages.
 var lookupFuncs = []string{"Getenv", "LookupEnv", "Get", "Lookup", "get", "lookup"}
 
-// goFiles calls fn with every parsed non-test Go file of the module.
+// goFiles calls fn with every parsed non-test Go file of the module (not
+// of the modules nested in it).
 func goFiles(t *testing.T, fn func(path string, f *ast.File, fset *token.FileSet)) {
 	t.Helper()
 	root := filepath.Join("..", "..")
@@ -58,6 +59,9 @@ func goFiles(t *testing.T, fn func(path string, f *ast.File, fset *token.FileSet
 		if d.IsDir() {
 			if n := d.Name(); n == "testdata" || n == "node_modules" || strings.HasPrefix(n, ".") && path != root {
 				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != root {
+				return filepath.SkipDir // a module of its own (third_party, tools/jaeger)
 			}
 			return nil
 		}
