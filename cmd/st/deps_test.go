@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,6 +74,32 @@ func TestOwnPackagesInitialiseNothing(t *testing.T) {
 	}
 	if traced == 0 {
 		t.Fatalf("GODEBUG=inittrace=1 traced no initialiser:\n%s", out)
+	}
+}
+
+// heapstart's initialiser is the first after the runtime's: an
+// initialiser that runs before it faults a page of the heap block it
+// collapses for each size of allocation it makes.
+func TestHeapStartRunsFirst(t *testing.T) {
+	cmd := exec.Command(stBinary(t), "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("st --version: %v\n%s", err, out)
+	}
+	var order []string
+	for line := range strings.Lines(string(out)) {
+		if fields := strings.Fields(line); len(fields) > 1 && fields[0] == "init" {
+			order = append(order, fields[1])
+		}
+	}
+	runtime := slices.Index(order, "runtime")
+	heap := slices.Index(order, "github.com/smalltalk-go/st/internal/heapstart")
+	if runtime < 0 || heap < 0 {
+		t.Fatalf("GODEBUG=inittrace=1 traced no initialiser of the runtime or heapstart:\n%s", out)
+	}
+	if heap != runtime+1 {
+		t.Errorf("initialisers between the runtime's and heapstart's: %q", order[runtime+1:heap])
 	}
 }
 

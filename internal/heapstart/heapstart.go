@@ -16,6 +16,8 @@
 // touched. Where the kernel cannot (an older kernel, huge pages off, none
 // free) the call fails and nothing changes. Imported for its initialiser
 // alone by cmd/st, cmd/st-mcp and cmd/st-mcp-server (TestBinariesStartOnAHugePage
-// checks each); it runs before the large libraries' initialisers, as it
-// imports only syscall and unsafe.
+// checks each). On amd64 and arm64 it makes the system call itself and
+// imports only unsafe, so its initialiser is the first after the
+// runtime's: before it, syscall's and the standard packages' initialisers
+// each faulted a page of the block (TestHeapStartRunsFirst).
 package heapstart

@@ -1,9 +1,6 @@
 package heapstart
 
-import (
-	"syscall"
-	"unsafe"
-)
+import "unsafe"
 
 // madvCollapse is MADV_COLLAPSE from linux/mman.h, which package syscall
 // does not define.
@@ -25,11 +22,8 @@ func init() {
 }
 
 // collapse asks the kernel to back the huge-page-aligned block of heap
-// holding p with one huge page.
-func collapse(p *byte) error {
+// holding p with one huge page; it returns the call's errno, 0 when done.
+func collapse(p *byte) uintptr {
 	block := uintptr(unsafe.Pointer(p)) &^ (hugePage - 1)
-	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, block, hugePage, madvCollapse); errno != 0 {
-		return errno
-	}
-	return nil
+	return madvise(block, hugePage, madvCollapse)
 }
