@@ -47,33 +47,53 @@ func linksNone(t *testing.T, pkg string, prefixes ...string) {
 	}
 }
 
-// st's own packages build nothing before main: every start of every
-// command would pay for it in page faults (docs/performance.md, "Where
-// start-up goes"). Tables are switches, constants or functions, and
-// regular expressions lazyre values. stackstart's and heapstart's
-// initialisers are their purpose.
-func TestOwnPackagesInitialiseNothing(t *testing.T) {
+// tracedInit is one initialiser GODEBUG=inittrace=1 reported.
+type tracedInit struct {
+	pkg    string
+	allocs int
+	line   string
+}
+
+// tracedInits runs st --version with GODEBUG=inittrace=1 and returns the
+// initialisers it ran, in order.
+func tracedInits(t *testing.T) []tracedInit {
+	t.Helper()
 	cmd := exec.Command(stBinary(t), "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("st --version: %v\n%s", err, out)
 	}
-	traced := 0
+	var inits []tracedInit
 	for line := range strings.Lines(string(out)) {
-		// "init github.com/smalltalk-go/st/wiring @0.9 ms, 0.2 ms clock, 2528 bytes, 15 allocs"
+		// "init go.yaml.in/yaml/v3 @0.9 ms, 0.1 ms clock, 6096 bytes, 41 allocs"
 		fields := strings.Fields(line)
 		if len(fields) < 2 || fields[0] != "init" {
 			continue
 		}
-		traced++
-		pkg, ours := strings.CutPrefix(fields[1], "github.com/smalltalk-go/st/")
-		if ours && pkg != "internal/stackstart" && pkg != "internal/heapstart" {
-			t.Errorf("%s runs an initialiser: %s", fields[1], strings.TrimSpace(line))
+		allocs, err := strconv.Atoi(fields[len(fields)-2])
+		if err != nil {
+			t.Fatalf("no allocation count in %q", line)
 		}
+		inits = append(inits, tracedInit{fields[1], allocs, strings.TrimSpace(line)})
 	}
-	if traced == 0 {
+	if len(inits) == 0 {
 		t.Fatalf("GODEBUG=inittrace=1 traced no initialiser:\n%s", out)
+	}
+	return inits
+}
+
+// st's own packages build nothing before main: every start of every
+// command would pay for it in page faults (docs/performance.md, "Where
+// start-up goes"). Tables are switches, constants or functions, and
+// regular expressions lazyre values. stackstart's and heapstart's
+// initialisers are their purpose.
+func TestOwnPackagesInitialiseNothing(t *testing.T) {
+	for _, traced := range tracedInits(t) {
+		pkg, ours := strings.CutPrefix(traced.pkg, "github.com/smalltalk-go/st/")
+		if ours && pkg != "internal/stackstart" && pkg != "internal/heapstart" {
+			t.Errorf("%s runs an initialiser: %s", traced.pkg, traced.line)
+		}
 	}
 }
 
@@ -81,22 +101,14 @@ func TestOwnPackagesInitialiseNothing(t *testing.T) {
 // initialiser that runs before it faults a page of the heap block it
 // collapses for each size of allocation it makes.
 func TestHeapStartRunsFirst(t *testing.T) {
-	cmd := exec.Command(stBinary(t), "--version")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("st --version: %v\n%s", err, out)
-	}
 	var order []string
-	for line := range strings.Lines(string(out)) {
-		if fields := strings.Fields(line); len(fields) > 1 && fields[0] == "init" {
-			order = append(order, fields[1])
-		}
+	for _, traced := range tracedInits(t) {
+		order = append(order, traced.pkg)
 	}
 	runtime := slices.Index(order, "runtime")
 	heap := slices.Index(order, "github.com/smalltalk-go/st/internal/heapstart")
 	if runtime < 0 || heap < 0 {
-		t.Fatalf("GODEBUG=inittrace=1 traced no initialiser of the runtime or heapstart:\n%s", out)
+		t.Fatalf("GODEBUG=inittrace=1 traced no initialiser of the runtime or heapstart: %q", order)
 	}
 	if heap != runtime+1 {
 		t.Errorf("initialisers between the runtime's and heapstart's: %q", order[runtime+1:heap])
@@ -105,40 +117,26 @@ func TestHeapStartRunsFirst(t *testing.T) {
 
 // The libraries every st command links compile no regular expression
 // before main: kong, yaml.v3 and the shell parser's fileutil declare five
-// at package level, which cost every start about 1.2 ms and 49 page faults
-// (docs/performance.md), and third_party's patches compile each on its
-// first use. Compiling one allocates dozens of times; upstream's
-// initialisers allocate 54 (kong), 276 (yaml.v3, with its tables) and 104
-// (fileutil) times, the patched ones 0, 41 and 4.
+// at package level, and third_party's patches compile each on its first
+// use (a program that compiles the five at start runs 1.18× an empty
+// one; st 0.05–0.08× faster without them, docs/performance.md).
+// Compiling one allocates dozens of times: upstream's initialisers
+// allocate 54 (kong), 276 (yaml.v3, with its tables) and 104 (fileutil)
+// times, the patched ones 0, 41 and 4.
 func TestLibrariesCompileNoRegexpBeforeMain(t *testing.T) {
 	bounds := map[string]int{
 		"github.com/alecthomas/kong": 10,
 		"go.yaml.in/yaml/v3":         100,
 		"mvdan.cc/sh/v3/fileutil":    10,
 	}
-	cmd := exec.Command(stBinary(t), "--version")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("st --version: %v\n%s", err, out)
-	}
-	for line := range strings.Lines(string(out)) {
-		// "init go.yaml.in/yaml/v3 @0.9 ms, 0.1 ms clock, 6096 bytes, 41 allocs"
-		fields := strings.Fields(line)
-		if len(fields) < 2 || fields[0] != "init" {
-			continue
-		}
-		bound, ok := bounds[fields[1]]
+	for _, traced := range tracedInits(t) {
+		bound, ok := bounds[traced.pkg]
 		if !ok {
 			continue
 		}
-		delete(bounds, fields[1])
-		allocs, err := strconv.Atoi(fields[len(fields)-2])
-		if err != nil {
-			t.Fatalf("no allocation count in %q", line)
-		}
-		if allocs > bound {
-			t.Errorf("%s's initialiser allocates %d times (at most %d): is third_party's patch in use?", fields[1], allocs, bound)
+		delete(bounds, traced.pkg)
+		if traced.allocs > bound {
+			t.Errorf("%s's initialiser allocates %d times (at most %d): is third_party's patch in use?", traced.pkg, traced.allocs, bound)
 		}
 	}
 	for pkg := range bounds {
