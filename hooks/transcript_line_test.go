@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -112,4 +113,28 @@ func sameAsUnmarshal(t *testing.T, line []byte, tl transcriptLine, ok bool) {
 	if ok && !reflect.DeepEqual(tl, want) {
 		t.Fatalf("read %+v (usage %+v), json.Unmarshal %+v (usage %+v), for %.300s", tl, tl.Message.Usage, want, want.Message.Usage, line)
 	}
+}
+
+// BenchmarkTranscriptLine reads a usage line with a reply of 32 KiB, as
+// the walk and as json.Unmarshal.
+func BenchmarkTranscriptLine(b *testing.B) {
+	text, _ := json.Marshal(strings.Repeat("a reply line, with \"quotes\" and \\ escapes\n", 800))
+	line := []byte(`{"isSidechain":false,"message":{"model":"m","usage":{"input_tokens":1,"cache_creation_input_tokens":2,"cache_read_input_tokens":3},"content":[{"type":"text","text":` + string(text) + `}]}}`)
+	b.Run("walk", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		for b.Loop() {
+			if _, ok, sure := scanTranscriptLine(line); !ok || !sure {
+				b.Fatal("not read")
+			}
+		}
+	})
+	b.Run("unmarshal", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		for b.Loop() {
+			var tl transcriptLine
+			if json.Unmarshal(line, &tl) != nil {
+				b.Fatal("not read")
+			}
+		}
+	})
 }
