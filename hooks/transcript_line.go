@@ -28,12 +28,12 @@ func decodeTranscriptLine(line []byte) (tl transcriptLine, ok bool) {
 }
 
 // scanTranscriptLine is decodeTranscriptLine for the lines whose members
-// it is sure json.Unmarshal decodes as it does: sure is false for a line
-// that is not one valid JSON object, and for any member of the three
-// objects it reads that it leaves to encoding/json (a key with an
-// escape, outside ASCII, or matching a field's name only when case is
-// ignored; a value of an unexpected type; a model name that is not plain
-// printable ASCII).
+// it is sure json.Unmarshal decodes as it does. It is sure of a line that
+// is not valid JSON (ok is false); it is not sure of valid JSON that is
+// not an object, nor of a line with a member of the three objects it
+// reads that it leaves to encoding/json (a key with an escape, outside
+// ASCII, or matching a field's name only when case is ignored; a value of
+// an unexpected type; a model name that is not plain printable ASCII).
 func scanTranscriptLine(line []byte) (tl transcriptLine, ok, sure bool) {
 	if !json.Valid(line) {
 		return tl, false, true // json.Unmarshal checks the whole line first
