@@ -101,8 +101,8 @@ func lastReply(tail []byte) (tokens int64, model, text string, ok bool) {
 		if !bytes.Contains(line, []byte(`"usage"`)) {
 			continue
 		}
-		tl, decoded := decodeTranscriptLine(line)
-		if !decoded || tl.IsSidechain || tl.Message.Usage == nil {
+		var tl transcriptLine
+		if json.Unmarshal(line, &tl) != nil || tl.IsSidechain || tl.Message.Usage == nil {
 			continue
 		}
 		u := tl.Message.Usage
