@@ -3,12 +3,13 @@ package main
 import (
 	"bufio"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/smalltalk-go/st/internal/hugepagetest"
 )
 
 // Every binary clients and agents start (st, st-mcp, st-mcp-server)
@@ -22,7 +23,7 @@ func TestBinariesStartOnAHugePage(t *testing.T) {
 	}
 	// This test process imports heapstart through main.go: if it has no
 	// huge page, this machine gives none.
-	if kb, err := anonHugeKB("self"); err != nil || kb == 0 {
+	if kb, err := hugepagetest.AnonKB("self"); err != nil || kb == 0 {
 		t.Skipf("this process holds no huge page (%d KiB, %v): the machine gives none", kb, err)
 	}
 	dir := filepath.Dir(mcpBuildST(t))
@@ -45,7 +46,7 @@ func TestBinariesStartOnAHugePage(t *testing.T) {
 			if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || !strings.Contains(line, `"serverInfo"`) {
 				t.Fatalf("reply to initialize %q: %v", line, err)
 			}
-			kb, err := anonHugeKB(strconv.Itoa(cmd.Process.Pid))
+			kb, err := hugepagetest.AnonKB(strconv.Itoa(cmd.Process.Pid))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,18 +55,4 @@ func TestBinariesStartOnAHugePage(t *testing.T) {
 			}
 		})
 	}
-}
-
-// anonHugeKB is the AnonHugePages that /proc/<pid>/smaps_rollup counts.
-func anonHugeKB(pid string) (int, error) {
-	data, err := os.ReadFile("/proc/" + pid + "/smaps_rollup")
-	if err != nil {
-		return 0, err
-	}
-	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(line, "AnonHugePages:"); ok {
-			return strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
-		}
-	}
-	return 0, os.ErrNotExist
 }

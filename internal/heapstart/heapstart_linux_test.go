@@ -2,9 +2,9 @@ package heapstart
 
 import (
 	"os"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/smalltalk-go/st/internal/hugepagetest"
 )
 
 // hugeAtStart is the AnonHugePages of this process as TestMain found it,
@@ -13,7 +13,11 @@ import (
 var hugeAtStart int
 
 func TestMain(m *testing.M) {
-	hugeAtStart = anonHugeKB()
+	if kb, err := hugepagetest.AnonKB("self"); err == nil {
+		hugeAtStart = kb
+	} else {
+		hugeAtStart = -1
+	}
 	os.Exit(m.Run())
 }
 
@@ -28,21 +32,4 @@ func TestInitCollapsesTheHeapStart(t *testing.T) {
 		t.Skipf("this machine gives no huge page (errno %d); the heap started on %d KiB of them", errno, hugeAtStart)
 	}
 	t.Errorf("the heap started on %d KiB of huge pages, yet a collapse now succeeds", hugeAtStart)
-}
-
-// anonHugeKB is the AnonHugePages /proc/self/smaps_rollup counts; -1 when
-// it cannot be read.
-func anonHugeKB() int {
-	data, err := os.ReadFile("/proc/self/smaps_rollup")
-	if err != nil {
-		return -1
-	}
-	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(line, "AnonHugePages:"); ok {
-			if n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB")); err == nil {
-				return n
-			}
-		}
-	}
-	return -1
 }
