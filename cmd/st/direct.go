@@ -12,9 +12,10 @@ import (
 // *string and []string arguments), is filled straight from its struct:
 // kong building the command's model cost a verb about a quarter of an
 // empty Go program's start (`st status alice` 1.85× against `st status`
-// 1.61×, docs/performance.md). Everything else takes the grammar path:
-// help, a group's usage or unknown sub-verb, a required argument left
-// out, a repeatable flag. TestDirectAsKong checks that both paths give
+// 1.61×, docs/performance.md). A verb's --help prints the help of its
+// path (helpFor). Everything else takes the grammar path: a group's
+// usage or unknown sub-verb, a required argument left out, a repeatable
+// flag. TestDirectAsKong checks that both paths give
 // the same command, or the same error, for every command.
 
 // direct is a command found by its verbs' names.

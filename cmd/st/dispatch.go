@@ -75,7 +75,7 @@ func (a *app) directCommand(args []string) (path string, cmd runner, ok bool, er
 		return "", nil, true, err
 	}
 	if help {
-		return "", nil, false, nil
+		return "", nil, true, a.helpFor(strings.Fields(d.path))
 	}
 	cmd, ok = d.fill(canonical)
 	return d.path, cmd, ok, nil
@@ -234,10 +234,8 @@ func (a *app) helpText(node *kong.Node) string {
 	for n := node; n.Parent != nil; n = n.Parent {
 		path = append([]string{n.Name}, path...)
 	}
-	if root, err := fullModel(a); err == nil {
-		if full := helpTarget(root, path); full != nil {
-			node = full
-		}
+	if full := helpModel(a, path); full != nil {
+		node = full
 	}
 	return verbHelp(a.name, node)
 }
@@ -269,27 +267,28 @@ func (a *app) helpFor(path []string) error {
 		_, err := io.WriteString(a.stdout, envHelp(a.name))
 		return err
 	}
+	if n := helpModel(a, path); n != nil {
+		_, err := fmt.Fprint(a.stdout, verbHelp(a.name, n))
+		return err
+	}
+	// No such verb: the whole tree, for its nearest name and the list.
 	root, err := fullModel(a)
 	if err != nil {
 		return err
 	}
-	n := helpTarget(root, path)
-	if n == nil {
-		hint := ""
-		known := root
-		for _, w := range path {
-			c := child(known, w)
-			if c == nil {
-				if near := closestVerb(w, known); near != "" {
-					hint = fmt.Sprintf(". Did you mean `%s help %s`?", a.name, strings.TrimSpace(commandPath(known)+" "+near))
-				}
-				break
+	hint := ""
+	known := root
+	for _, w := range path {
+		c := child(known, w)
+		if c == nil {
+			if near := closestVerb(w, known); near != "" {
+				hint = fmt.Sprintf(". Did you mean `%s help %s`?", a.name, strings.TrimSpace(commandPath(known)+" "+near))
 			}
-			known = c
+			break
 		}
-		return &usageError{fmt.Sprintf("%s: no such verb: %s%s\n\n%s", a.name, strings.Join(path, " "), hint, topHelp(a.name, root)), exitUsage}
+		known = c
 	}
-	return a.printHelp(n)
+	return &usageError{fmt.Sprintf("%s: no such verb: %s%s\n\n%s", a.name, strings.Join(path, " "), hint, topHelp(a.name, root)), exitUsage}
 }
 
 // group says how a verb with sub-verbs reacts to a missing, help or

@@ -3,8 +3,11 @@ package main
 import (
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/alecthomas/kong"
 )
 
 // TestPathGrammar checks that the narrowed grammar keeps exactly the
@@ -60,5 +63,47 @@ func keptPath(t reflect.Type) string {
 		return strings.TrimSuffix(cmds[0].Name+"."+keptPath(cmds[0].Type), ".")
 	default:
 		return "*"
+	}
+}
+
+// TestHelpGrammarRendersTheWholeTreesHelp checks, for every command and
+// group, by its name and by each alias, that help rendered from the model
+// of that command alone is the help the whole tree renders.
+func TestHelpGrammarRendersTheWholeTreesHelp(t *testing.T) {
+	a := newApp([]string{"st"}, nil, io.Discard, io.Discard, func(string) (string, bool) { return "", false })
+	root, err := fullModel(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	var visit func(n *kong.Node, path []string)
+	visit = func(n *kong.Node, path []string) {
+		for _, c := range n.Children {
+			if c.Type != kong.CommandNode {
+				continue
+			}
+			for _, name := range append([]string{c.Name}, c.Aliases...) {
+				p := append(slices.Clone(path), name)
+				narrowed := helpModel(a, p)
+				if narrowed == nil {
+					t.Errorf("helpModel(%q) finds no command", p)
+					continue
+				}
+				if got, want := verbHelp("st", narrowed), verbHelp("st", c); got != want {
+					t.Errorf("help for %q from its own model differs from the whole tree's:\n%s\nwant:\n%s", p, got, want)
+				}
+				checked++
+			}
+			visit(c, append(slices.Clone(path), c.Name))
+		}
+	}
+	visit(root, nil)
+	if checked < 40 {
+		t.Errorf("checked the help of %d commands; the tree has more", checked)
+	}
+	for _, p := range [][]string{{"bogus"}, {"message", "bogus"}, {""}} {
+		if n := helpModel(a, p); n != nil {
+			t.Errorf("helpModel(%q) = %q, want none", p, commandPath(n))
+		}
 	}
 }

@@ -51,6 +51,21 @@ func helpTarget(root *kong.Node, path []string) *kong.Node {
 	return n
 }
 
+// helpModel is the node of the command path names, from a model of that
+// command alone (helpGrammar) that carries its help texts; nil when path
+// names no command.
+func helpModel(a *app, path []string) *kong.Node {
+	grammar, ok := helpGrammar(path)
+	if !ok {
+		return nil
+	}
+	p, err := newParser(a, grammar)
+	if err != nil {
+		return nil
+	}
+	return helpTarget(p.Model.Node, path)
+}
+
 // fullModel is the whole command tree, for help, usage errors and
 // completions (verbs themselves build only their own branch, see
 // pathGrammar). It is built once a run: `st help status` and a usage
