@@ -58,11 +58,13 @@ type Options struct {
 	SyncStaleS         string // ST_SYNC_STALE_S, when a host's data counts as stale (brief.go)
 	Knobs              Knobs
 	Spool              SpoolEnv // stored with a captured prompt (Serve adds the host)
-	// TraceBin is st-trace, which session-end starts detached to send the
-	// session as a trace when an OTLP endpoint is set; "" when it is not
-	// installed. OTelEnv are the OTEL_* variables of the environment
-	// (config.yaml's otel: fills in the ones missing).
-	TraceBin string
+	// TraceBin finds st-trace, which session-end starts detached to send
+	// the session as a trace when an OTLP endpoint is set; it returns ""
+	// when st-trace is not installed. It is only called when an endpoint
+	// is set: finding it looks through $PATH. OTelEnv are the OTEL_*
+	// variables of the environment (config.yaml's otel: fills in the
+	// ones missing).
+	TraceBin func() string
 	OTelEnv  map[string]string
 
 	// ProblemNotes are the folders where a hook that cannot write to the

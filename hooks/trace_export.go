@@ -37,10 +37,13 @@ func exportCodexTrace(c *call) {
 
 // startExport starts st-trace detached to send agent's session.
 func startExport(opt Options, session, transcript string, again bool) {
-	bin := opt.TraceBin
 	env := otelEnv(opt.OTelEnv, opt.Config.OTel)
-	if bin == "" || opt.Agent == "" || !events.ValidSession(session) ||
+	if opt.TraceBin == nil || opt.Agent == "" || !events.ValidSession(session) ||
 		env["OTEL_EXPORTER_OTLP_ENDPOINT"] == "" && env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] == "" {
+		return
+	}
+	bin := opt.TraceBin()
+	if bin == "" {
 		return
 	}
 	args := []string{"export", "--quiet", "--root", opt.Root, "--agent", opt.Agent, "--session", session}

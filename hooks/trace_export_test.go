@@ -45,7 +45,7 @@ func TestCodexStopExportsTheSession(t *testing.T) {
 	if err := os.Chmod(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	opt.TraceBin, opt.OTelEnv = bin, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:1"}
+	opt.TraceBin, opt.OTelEnv = func() string { return bin }, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:1"}
 	payload := `{"session_id":"c1","hook_event_name":"Stop","transcript_path":"/r/rollout-c1.jsonl","stop_hook_active":false}`
 	Run(CodexStop, []byte(payload), opt)
 	var got []byte
@@ -58,5 +58,21 @@ func TestCodexStopExportsTheSession(t *testing.T) {
 	want := "c1.jsonl\nexport --quiet --root " + opt.Root + " --agent alice --session c1 --transcript /r/rollout-c1.jsonl --again\n"
 	if string(got) != want {
 		t.Errorf("st-trace ran with:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Without an OTLP endpoint, a session end does not look for st-trace:
+// finding it walks $PATH, at every session end.
+func TestSessionEndLooksForStTraceOnlyWithAnEndpoint(t *testing.T) {
+	for _, endpoint := range []string{"", "http://127.0.0.1:1"} {
+		opt := testOptions(t)
+		opt.Config = DefaultConfig()
+		looked := false
+		opt.TraceBin = func() string { looked = true; return "" }
+		opt.OTelEnv = map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint}
+		Run(SessionEnd, []byte(`{"session_id":"s1","hook_event_name":"SessionEnd","reason":"exit"}`), opt)
+		if looked != (endpoint != "") {
+			t.Errorf("endpoint %q: looked for st-trace = %v", endpoint, looked)
+		}
 	}
 }

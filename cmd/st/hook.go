@@ -134,7 +134,7 @@ func (a *app) runHook(event string, opt hooks.Options) error {
 	resolve := func(o *hooks.Options) {
 		a.resolveHook(o)
 		if event == hooks.SessionEnd || event == hooks.CodexStop { // the hooks that export a trace
-			o.TraceBin, o.OTelEnv = a.companion("st-trace"), a.otelEnv()
+			o.TraceBin, o.OTelEnv = func() string { return a.companion("st-trace") }, a.otelEnv()
 		}
 		resolved = *o
 	}
