@@ -14,13 +14,23 @@ import (
 
 // The regular expressions are compiled on their first use, not at every
 // start of every program that links this package.
+func shebangRe() *regexp.Regexp {
+	shebangOnce.Do(func() {
+		shebangReRe = regexp.MustCompile(`^#![ \t]*/(usr/)?bin/(env[ \t]+)?(sh|dash|bash|mksh|bats|zsh)(\s|$)`)
+	})
+	return shebangReRe
+}
+
+func extRe() *regexp.Regexp {
+	extOnce.Do(func() {
+		extReRe = regexp.MustCompile(`\.(sh|bash|mksh|bats|zsh)$`)
+	})
+	return extReRe
+}
+
 var (
-	shebangRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^#![ \t]*/(usr/)?bin/(env[ \t]+)?(sh|dash|bash|mksh|bats|zsh)(\s|$)`)
-	})
-	extRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\.(sh|bash|mksh|bats|zsh)$`)
-	})
+	shebangOnce, extOnce sync.Once
+	shebangReRe, extReRe *regexp.Regexp
 )
 
 // TODO: consider removing HasShebang in favor of Shebang in v4
