@@ -11,6 +11,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"syscall"
 	"time"
@@ -24,8 +25,6 @@ const (
 	rounds            = 5
 )
 
-var sink byte
-
 func main() {
 	name := os.Args[0]
 	if len(os.Args) > 1 {
@@ -36,7 +35,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "touchcost:", err)
 		os.Exit(1)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // opened for reading only
 	fi, err := f.Stat()
 	if err != nil || fi.Size() < region {
 		fmt.Fprintf(os.Stderr, "touchcost: %s: need a file of at least %d bytes\n", name, region)
@@ -59,38 +58,45 @@ func main() {
 // touchFile maps the file's first region afresh and reads a byte every
 // stride, after populating the mapping when populate is set.
 func touchFile(fd, stride int, populate bool) time.Duration {
-	m, err := syscall.Mmap(fd, 0, region, syscall.PROT_READ, syscall.MAP_PRIVATE)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "touchcost: mmap:", err)
-		os.Exit(1)
-	}
-	defer syscall.Munmap(m)
-	if populate {
-		advise(m, madvPopulateRead)
-	}
-	start := time.Now()
-	for i := 0; i < len(m); i += stride {
-		sink += m[i]
-	}
-	return time.Since(start)
+	m := mapRegion(fd, syscall.PROT_READ, syscall.MAP_PRIVATE)
+	return touch(m, stride, populate, madvPopulateRead, false)
 }
 
-// touchAnon maps fresh anonymous memory and writes a byte to each page.
+// touchAnon maps fresh anonymous memory and writes a byte to each page
+// (a read would map the shared zero page instead).
 func touchAnon(populate bool) time.Duration {
-	m, err := syscall.Mmap(-1, 0, region, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	m := mapRegion(-1, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	return touch(m, 4096, populate, madvPopulateWrite, true)
+}
+
+func mapRegion(fd, prot, flags int) []byte {
+	m, err := syscall.Mmap(fd, 0, region, prot, flags)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "touchcost: mmap:", err)
 		os.Exit(1)
 	}
-	defer syscall.Munmap(m)
+	return m
+}
+
+// touch times a read or a write of a byte every stride of m, populated
+// first with advice when populate is set, and unmaps m.
+func touch(m []byte, stride int, populate bool, advice uintptr, write bool) time.Duration {
+	defer func() { _ = syscall.Munmap(m) }() // a mapping of our own: nothing to lose
 	if populate {
-		advise(m, madvPopulateWrite)
+		advise(m, advice)
 	}
+	var sum byte
 	start := time.Now()
-	for i := 0; i < len(m); i += 4096 {
-		m[i] = 1
+	for i := 0; i < len(m); i += stride {
+		if write {
+			m[i] = 1
+		} else {
+			sum += m[i]
+		}
 	}
-	return time.Since(start)
+	elapsed := time.Since(start)
+	runtime.KeepAlive(sum) // the reads must happen
+	return elapsed
 }
 
 func advise(m []byte, advice uintptr) {
