@@ -33,7 +33,10 @@ func TestNotificationWaitsOnHuman(t *testing.T) {
 	r.trust()
 	rec := filepath.Join(r.dir, "notification.json")
 	recorder := filepath.Join(r.dir, "record.sh")
-	r.write(recorder, "#!/bin/sh\ncat > "+rec+"\n")
+	// The client runs the recorder beside st's hook and is still running
+	// when the test reads: the payload lands whole, under its name, or
+	// not at all.
+	r.write(recorder, "#!/bin/sh\ncat > "+rec+".tmp && mv "+rec+".tmp "+rec+"\n")
 	if err := os.Chmod(recorder, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -80,6 +83,10 @@ func TestNotificationWaitsOnHuman(t *testing.T) {
 		t.Errorf("a.txt was written without the person's answer")
 	}
 	got, err := os.ReadFile(rec)
+	for err != nil && time.Now().Before(deadline) { // st's hook may answer before the recorder's
+		time.Sleep(100 * time.Millisecond)
+		got, err = os.ReadFile(rec)
+	}
 	if err != nil {
 		t.Fatalf("no Notification payload recorded: %v", err)
 	}
