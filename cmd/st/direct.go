@@ -36,7 +36,7 @@ func findDirect(args []string) (direct, bool) {
 	args = args[1:]
 	var names []string
 	for ok {
-		if _, hidden := next.Tag.Lookup("hidden"); !hidden || next.Tag.Get("default") == "" {
+		if !describedByGroup(next) {
 			names = append(names, commandName(next)) // help names a hidden default verb by its group
 		}
 		if isLeafType(next.Type) {
