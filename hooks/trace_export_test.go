@@ -61,18 +61,25 @@ func TestCodexStopExportsTheSession(t *testing.T) {
 	}
 }
 
-// Without an OTLP endpoint, a session end does not look for st-trace:
-// finding it walks $PATH, at every session end.
+// Without an OTLP endpoint, the hooks that export a trace (a session end,
+// Codex's Stop) do not look for st-trace: finding it walks $PATH, at
+// every one of them.
 func TestSessionEndLooksForStTraceOnlyWithAnEndpoint(t *testing.T) {
-	for _, endpoint := range []string{"", "http://127.0.0.1:1"} {
-		opt := testOptions(t)
-		opt.Config = DefaultConfig()
-		looked := false
-		opt.TraceBin = func() string { looked = true; return "" }
-		opt.OTelEnv = map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint}
-		Run(SessionEnd, []byte(`{"session_id":"s1","hook_event_name":"SessionEnd","reason":"exit"}`), opt)
-		if looked != (endpoint != "") {
-			t.Errorf("endpoint %q: looked for st-trace = %v", endpoint, looked)
+	payloads := map[string]string{
+		SessionEnd: `{"session_id":"s1","hook_event_name":"SessionEnd","reason":"exit"}`,
+		CodexStop:  `{"session_id":"c1","hook_event_name":"Stop","transcript_path":"/r/rollout-c1.jsonl","stop_hook_active":false}`,
+	}
+	for event, payload := range payloads {
+		for _, endpoint := range []string{"", "http://127.0.0.1:1"} {
+			opt := testOptions(t)
+			opt.Config = DefaultConfig()
+			looked := false
+			opt.TraceBin = func() string { looked = true; return "" }
+			opt.OTelEnv = map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint}
+			Run(event, []byte(payload), opt)
+			if looked != (endpoint != "") {
+				t.Errorf("%s, endpoint %q: looked for st-trace = %v", event, endpoint, looked)
+			}
 		}
 	}
 }
