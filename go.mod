@@ -58,7 +58,8 @@ require (
 
 // Upstream at the versions required above, with one patch each: their
 // package-level regular expressions compile on first use instead of at
-// every start of st (third_party/README.md).
+// every start of st, and kong names the methods it looks up and wraps
+// help without go/doc, which keeps st small (third_party/README.md).
 replace (
 	github.com/alecthomas/kong => ./third_party/kong
 	go.yaml.in/yaml/v3 => ./third_party/yaml

@@ -119,27 +119,67 @@ func (b bindings) merge(other bindings) bindings {
 }
 
 func getMethod(value reflect.Value, name string) reflect.Value {
-	method := value.MethodByName(name)
+	method := methodNamed(value, name)
 	if !method.IsValid() {
 		if value.CanAddr() {
-			method = value.Addr().MethodByName(name)
+			method = methodNamed(value.Addr(), name)
 		}
 	}
 	return method
 }
 
+// methodNamed and typeMethodNamed look up kong's hook and Run methods by
+// constant names. A method looked up by a name the linker cannot see makes
+// it keep every exported method of every type in the program, reachable or
+// not: about a tenth of the size of a program that links kong.
+func methodNamed(v reflect.Value, name string) reflect.Value {
+	switch name {
+	case "Run":
+		return v.MethodByName("Run")
+	case "BeforeReset":
+		return v.MethodByName("BeforeReset")
+	case "BeforeResolve":
+		return v.MethodByName("BeforeResolve")
+	case "BeforeApply":
+		return v.MethodByName("BeforeApply")
+	case "AfterApply":
+		return v.MethodByName("AfterApply")
+	case "AfterRun":
+		return v.MethodByName("AfterRun")
+	}
+	return reflect.Value{}
+}
+
+func typeMethodNamed(t reflect.Type, name string) (reflect.Method, bool) {
+	switch name {
+	case "Run":
+		return t.MethodByName("Run")
+	case "BeforeReset":
+		return t.MethodByName("BeforeReset")
+	case "BeforeResolve":
+		return t.MethodByName("BeforeResolve")
+	case "BeforeApply":
+		return t.MethodByName("BeforeApply")
+	case "AfterApply":
+		return t.MethodByName("AfterApply")
+	case "AfterRun":
+		return t.MethodByName("AfterRun")
+	}
+	return reflect.Method{}, false
+}
+
 func getExplicitMethod(value reflect.Value, name string) reflect.Value {
 	if isExplicitMethod(value.Type(), name) {
-		return value.MethodByName(name)
+		return methodNamed(value, name)
 	}
 	if value.CanAddr() && isExplicitMethod(value.Addr().Type(), name) {
-		return value.Addr().MethodByName(name)
+		return methodNamed(value.Addr(), name)
 	}
 	return reflect.Value{}
 }
 
 func isExplicitMethod(t reflect.Type, name string) bool {
-	method, ok := t.MethodByName(name)
+	method, ok := typeMethodNamed(t, name)
 	if !ok {
 		return false
 	}

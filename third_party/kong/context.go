@@ -974,19 +974,9 @@ func (c *Context) RunNode(node *Node, binds ...any) (err error) {
 		methodBinds = methodBinds.clone()
 		for p := node; p != nil; p = p.Parent {
 			methodBinds = methodBinds.add(p.Target.Addr().Interface())
-			// Try value and pointer to value.
-			for _, p := range []reflect.Value{p.Target, p.Target.Addr()} {
-				t := p.Type()
-				for i := 0; i < p.NumMethod(); i++ {
-					methodt := t.Method(i)
-					if strings.HasPrefix(methodt.Name, "Provide") {
-						method := p.Method(i)
-						if err := methodBinds.addProvider(method.Interface(), false /* singleton */); err != nil {
-							return fmt.Errorf("%s.%s: %w", t.Name(), methodt.Name, err)
-						}
-					}
-				}
-			}
+			// This copy does not bind a target's Provide* methods: finding
+			// them walks its methods by index, which makes the linker keep
+			// every exported method of the program (see methodNamed).
 		}
 		if method.IsValid() {
 			methods = append(methods, targetMethod{node, method, methodBinds})

@@ -3,10 +3,24 @@ package kong
 import (
 	"bytes"
 	"fmt"
-	"go/doc"
+	"go/doc/comment"
 	"io"
 	"strings"
 )
+
+// docToText is go/doc's ToText for the empty package it parses help in,
+// written against go/doc/comment, which ToText wraps: go/doc would link
+// go/ast, go/token and go/scanner, and their initialisers run at every
+// start of every program that links kong.
+func docToText(w io.Writer, text, prefix, codePrefix string, width int) {
+	parser := &comment.Parser{
+		// What an empty go/doc Package answers: its own name is "".
+		LookupPackage: func(name string) (string, bool) { return "", name == "" },
+		LookupSym:     func(recv, name string) bool { return false },
+	}
+	printer := &comment.Printer{TextPrefix: prefix, TextCodePrefix: codePrefix, TextWidth: width}
+	_, _ = w.Write(printer.Text(parser.Parse(text)))
+}
 
 const (
 	defaultIndent        = 2
@@ -428,7 +442,7 @@ func (h *helpWriter) Write(w io.Writer) error {
 
 func (h *helpWriter) Wrap(text string) {
 	w := bytes.NewBuffer(nil)
-	doc.ToText(w, strings.TrimSpace(text), "", "    ", h.width) //nolint:staticcheck // cross-package links not possible
+	docToText(w, strings.TrimSpace(text), "", "    ", h.width)
 	for _, line := range strings.Split(strings.TrimSpace(w.String()), "\n") {
 		h.Print(line)
 	}
@@ -483,7 +497,7 @@ func writeTwoColumns(w *helpWriter, rows [][2]string) {
 
 	for _, row := range rows {
 		buf := bytes.NewBuffer(nil)
-		doc.ToText(buf, row[1], "", strings.Repeat(" ", defaultIndent), w.width-leftSize-defaultColumnPadding) //nolint:staticcheck // cross-package links not possible
+		docToText(buf, row[1], "", strings.Repeat(" ", defaultIndent), w.width-leftSize-defaultColumnPadding)
 		lines := strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
 
 		line := fmt.Sprintf("%-*s", leftSize, row[0])
