@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/smalltalk-go/st/internal/stackstart"
 	"github.com/smalltalk-go/st/toolcall"
 )
 
@@ -62,6 +63,7 @@ func readEditPayloadWith(r io.Reader, deadline time.Time, lim thinLimits) (paylo
 	tee := &teeStart{r: r, max: lim.small + 1}
 	done := make(chan error, 1)
 	go func() {
+		stackstart.GrowDeep() // scan decodes strings with encoding/json, deep enough to grow twice
 		br := bufio.NewReaderSize(tee, 64<<10)
 		err := s.scan(br)
 		if err != nil {

@@ -249,38 +249,20 @@ func Serve(event string, opt Options, resolve func(*Options), stdin io.Reader, s
 	h, ok := hookFor(event, opt.Retry)
 	opt.deadline = opt.Start.Add(budgetFor(event, opt))
 	opt.early = &earlyResult{deadline: opt.deadline}
-	type outcome struct {
-		res     Result
-		payload []byte
-	}
-	done := make(chan outcome, 1)
-	go func(opt Options) { // a copy: the hook's settings are its own
+	done := make(chan served, 1)
+	hookOpt := opt // a copy: the hook's settings are its own
+	go func() {
 		stackstart.GrowDeep()
 		defer func() {
 			if r := recover(); r != nil {
 				close(done)
 			}
 		}()
-		var payload []byte
-		if ok && (event == PreToolUse || event == CodexPreToolUse || event == GeminiBeforeTool) {
-			payload, opt.payloadCut = readEditPayload(stdin, opt.deadline.Add(-decideTime(budgetFor(event, opt))))
-		} else if ok && h.readsPayload {
-			payload = readBounded(stdin, StdinBound)
-		} else if ok && !h.onStore {
-			opt.late = readLate(stdin) // for the event line's session (late_payload.go)
-		}
-		opt.Config = DefaultConfig()
-		if h.readsConfig {
-			opt.Config = LoadConfig(opt.ConfigDir)
-		}
-		if event == UserPromptSubmit {
-			opt.Spool.Host, _ = os.Hostname()
-		}
-		done <- outcome{Run(event, payload, opt), payload}
-	}(opt)
+		done <- runServed(event, h, ok, &hookOpt, stdin)
+	}()
 	timer := time.NewTimer(time.Until(opt.deadline))
 	defer timer.Stop()
-	var out outcome
+	var out served
 	finished := false
 	select {
 	case out, finished = <-done:
@@ -461,6 +443,36 @@ func budgetFor(event string, opt Options) time.Duration {
 // running past their budget, so a test can wait for them to end before
 // its folders are removed.
 var running sync.WaitGroup
+
+// served is what a hook Serve runs gave: its result and its payload.
+type served struct {
+	res     Result
+	payload []byte
+}
+
+// runServed is the body of the goroutine Serve runs a hook in: it reads
+// the payload and config.yaml the hook takes, then runs it. A function of
+// its own, given opt by pointer, so that the goroutine's first frame is
+// small: Options as an argument would outgrow the goroutine's 2 KiB
+// stack before GrowDeep, a second copy of the stack.
+func runServed(event string, h hook, known bool, opt *Options, stdin io.Reader) served {
+	var payload []byte
+	if known && (event == PreToolUse || event == CodexPreToolUse || event == GeminiBeforeTool) {
+		payload, opt.payloadCut = readEditPayload(stdin, opt.deadline.Add(-decideTime(budgetFor(event, *opt))))
+	} else if known && h.readsPayload {
+		payload = readBounded(stdin, StdinBound)
+	} else if known && !h.onStore {
+		opt.late = readLate(stdin) // for the event line's session (late_payload.go)
+	}
+	opt.Config = DefaultConfig()
+	if h.readsConfig {
+		opt.Config = LoadConfig(opt.ConfigDir)
+	}
+	if event == UserPromptSubmit {
+		opt.Spool.Host, _ = os.Hostname()
+	}
+	return served{Run(event, payload, *opt), payload}
+}
 
 // budgeted runs fn within d (no limit when d is 0); done is false when
 // it panicked or ran over.
