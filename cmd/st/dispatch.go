@@ -11,6 +11,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/smalltalk-go/st/internal/stackstart"
 	"github.com/smalltalk-go/st/internal/sterr"
 )
 
@@ -35,6 +36,9 @@ func (a *app) dispatch() error {
 	args := a.args
 	if len(args) == 0 {
 		return &usageError{a.topUsage(), exitUsage}
+	}
+	if rendersDeep(args) {
+		stackstart.GrowDeep()
 	}
 	switch args[0] {
 	case "--help", "-h":
@@ -217,6 +221,23 @@ func agentRequired(name, path string, cmd reflect.Type) error {
 
 // runner is every leaf command.
 type runner interface{ Run(a *app) error }
+
+// rendersDeep reports whether args ask for JSON or help, which go deeper
+// than the 8 KiB the main goroutine starts with (stackstart): encoding/json
+// and kong's help grew it there, copying some twenty frames. Grown by
+// dispatch, three frames down, the copy is small. A word that only looks
+// like one (a message reading "--json") costs that small copy, nothing else.
+func rendersDeep(args []string) bool {
+	if isHelpWord(args[0]) {
+		return true
+	}
+	for _, arg := range args {
+		if arg == "--json" || arg == "--help" || arg == "-h" {
+			return true
+		}
+	}
+	return false
+}
 
 // isHelpWord reports whether arg asks a group for its help.
 func isHelpWord(arg string) bool { return arg == "help" || arg == "-h" || arg == "--help" }
