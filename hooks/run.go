@@ -444,7 +444,7 @@ func budgetFor(event string, opt Options) time.Duration {
 // its folders are removed.
 var running sync.WaitGroup
 
-// served is what a hook Serve runs gave: its result and its payload.
+// served is the result of the hook Serve runs, and the payload it read.
 type served struct {
 	res     Result
 	payload []byte

@@ -18,6 +18,8 @@ func TestRendersDeep(t *testing.T) {
 		{[]string{"message", "ls", "--help"}, true},
 		{[]string{"message", "send", "bob", "-m", "json"}, false},
 		{[]string{"hook", "post-tool-use"}, false},
+		{[]string{"hook", "session-start", "--json"}, false},
+		{[]string{"hook", "--help"}, true},
 	} {
 		if got := rendersDeep(tc.args); got != tc.want {
 			t.Errorf("rendersDeep(%q) = %v, want %v", tc.args, got, tc.want)

@@ -232,8 +232,11 @@ func rendersDeep(args []string) bool {
 		return true
 	}
 	for _, arg := range args {
-		if arg == "--json" || arg == "--help" || arg == "-h" {
+		switch arg {
+		case "--help", "-h":
 			return true
+		case "--json":
+			return args[0] != "hook" // a hook runs on goroutines of its own
 		}
 	}
 	return false
