@@ -228,7 +228,7 @@ type runner interface{ Run(a *app) error }
 // dispatch, three frames down, the copy is small. A word that only looks
 // like one (a message reading "--json") costs that small copy, nothing else.
 func rendersDeep(args []string) bool {
-	if isHelpWord(args[0]) {
+	if args[0] == "help" {
 		return true
 	}
 	for _, arg := range args {
