@@ -23,18 +23,31 @@ func TestStLinksNoCompanionLibrary(t *testing.T) {
 	linksNone(t, ".", "go.opentelemetry.io/", "github.com/modelcontextprotocol/", "github.com/yuin/goldmark", "net/http", "crypto", "go/ast", "go/token", "go/scanner")
 }
 
-// The linker keeps only the methods st can call. One function that looks
-// a method up by a name the linker cannot see (reflect's MethodByName with
-// a variable, or Method by index) makes it keep every exported method of
-// every type in the binary: kong's lookups did, a tenth of st (11.1 →
-// 10.0 MB), until third_party's patch named the methods.
+// The linker keeps only the methods a program can call. One function that
+// looks a method up by a name the linker cannot see (reflect's
+// MethodByName with a variable, or Method by index) makes it keep every
+// exported method of every type in the binary: kong's lookups did, a
+// tenth of st (11.1 → 10.0 MB), until third_party's patch named the
+// methods. Checked for the two programs clients start at every hook and
+// session: st and st-mcp.
 func TestStLooksUpNoMethodByAVariableName(t *testing.T) {
 	if testing.Short() {
-		t.Skip("links st once more")
+		t.Skip("links st and st-mcp once more")
 	}
-	out, err := exec.Command("go", "build", "-o", filepath.Join(t.TempDir(), "st"), "-ldflags=-dumpdep", ".").CombinedOutput()
+	for _, pkg := range []string{".", "../st-mcp"} {
+		for _, fn := range methodsLookedUpByName(t, pkg) {
+			t.Errorf("%s: %s looks a method up by a variable name", pkg, fn)
+		}
+	}
+}
+
+// methodsLookedUpByName links pkg with the linker's dependency dump and
+// returns the functions it marks <ReflectMethod>, sorted.
+func methodsLookedUpByName(t *testing.T, pkg string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "build", "-o", filepath.Join(t.TempDir(), "bin"), "-ldflags=-dumpdep", pkg).CombinedOutput()
 	if err != nil {
-		t.Fatalf("go build -ldflags=-dumpdep: %v\n%.2000s", err, out)
+		t.Fatalf("go build -ldflags=-dumpdep %s: %v\n%.2000s", pkg, err, out)
 	}
 	// Each line is an edge of the linker's graph, "from -> to", a symbol
 	// followed by <ReflectMethod> where it looks methods up so.
@@ -52,11 +65,9 @@ func TestStLooksUpNoMethodByAVariableName(t *testing.T) {
 		}
 	}
 	if edges < 1000 {
-		t.Fatalf("the linker printed %d edges: %.2000s", edges, out)
+		t.Fatalf("the linker printed %d edges for %s: %.2000s", edges, pkg, out)
 	}
-	for _, fn := range slices.Sorted(maps.Keys(looksUp)) {
-		t.Errorf("%s looks a method up by a variable name", fn)
-	}
+	return slices.Sorted(maps.Keys(looksUp))
 }
 
 // st-mcp, which clients start for every session, is the front: it links
