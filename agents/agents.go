@@ -161,6 +161,9 @@ type Options struct {
 	// that an agent waits or failed: a person reads it, no agent runs as
 	// it, so it is left out unless it acts as one (IsMailbox).
 	Mailbox string
+	// Except is an agent left out before anything of it is read: the
+	// fleet brief's own agent, of which the brief never speaks.
+	Except string
 }
 
 // IsMailbox reports whether the folder id is the mailbox named mailbox
@@ -206,7 +209,7 @@ func List(t *fsutil.Tree, now time.Time, opts Options) []Agent {
 	ids := IDs(t)
 	out := make([]Agent, 0, len(ids))
 	for _, id := range ids {
-		if IsMailbox(t, id, opts.Mailbox) {
+		if id == opts.Except || IsMailbox(t, id, opts.Mailbox) {
 			continue
 		}
 		a := Agent{Identity: id, Status: status.Effective(t, id, now), Name: Name(t, id)}

@@ -142,7 +142,7 @@ func TestLastActivityAndInbox(t *testing.T) {
 	}
 }
 
-func TestListStatusFilter(t *testing.T) {
+func TestListFilters(t *testing.T) {
 	now := time.Now()
 	tr, root := store(t, map[string]string{
 		"a/status": "busy\n",
@@ -152,25 +152,28 @@ func TestListStatusFilter(t *testing.T) {
 	})
 	setMtime(t, filepath.Join(root, "c/status"), now.Add(-16*time.Minute))
 	tests := []struct {
-		status string
-		want   []string
+		opts Options
+		want []string
 	}{
-		{"", []string{"a", "b", "c", "d"}},
-		{"busy", []string{"a"}},
-		{"unknown", []string{"c"}},
-		{"offline", []string{"d"}},
-		{"bogus", []string{}},
+		{Options{}, []string{"a", "b", "c", "d"}},
+		{Options{Status: "busy"}, []string{"a"}},
+		{Options{Status: "unknown"}, []string{"c"}},
+		{Options{Status: "offline"}, []string{"d"}},
+		{Options{Status: "bogus"}, []string{}},
+		{Options{Except: "b"}, []string{"a", "c", "d"}},
+		{Options{Except: "a", Status: "busy"}, []string{}},
+		{Options{Except: "nobody"}, []string{"a", "b", "c", "d"}},
 	}
 	for _, tt := range tests {
 		var got []string
-		for _, a := range List(tr, now, Options{Status: tt.status}) {
+		for _, a := range List(tr, now, tt.opts) {
 			got = append(got, a.Identity)
 		}
 		if got == nil {
 			got = []string{}
 		}
 		if !slices.Equal(got, tt.want) {
-			t.Errorf("List(status %q) = %q, want %q", tt.status, got, tt.want)
+			t.Errorf("List(%+v) = %q, want %q", tt.opts, got, tt.want)
 		}
 	}
 	out, _ := jsstr.Marshal(List(tr, now, Options{Status: "bogus"}))

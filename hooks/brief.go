@@ -41,10 +41,10 @@ type fleetView struct {
 	unacked []string // messages asking self for an acknowledgement, oldest first
 }
 
-// readFleet reads the fleet for the brief: every agent attended as the
-// overview does, the hosts and the agent's unacknowledged messages.
+// readFleet reads the fleet for the brief: every other agent attended as
+// the overview does, the hosts and the agent's unacknowledged messages.
 func readFleet(t *fsutil.Tree, opt Options, now time.Time) fleetView {
-	list := agents.List(t, now, agents.Options{Mailbox: opt.Config.Recipient(opt.Operator)})
+	list := agents.List(t, now, agents.Options{Mailbox: opt.Config.Recipient(opt.Operator), Except: opt.Agent})
 	f := fleet.Read(t, fleet.Local(opt.FleetHost), now, fleet.ParseStaleAfter(opt.SyncStaleS))
 	agents.SetHosts(list, f)
 	members := agents.AttendFleet(t, list, now)

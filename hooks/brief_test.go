@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/smalltalk-go/st/attention"
 	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/fleet"
+	"github.com/smalltalk-go/st/internal/fsutil"
 )
 
 // briefMember is one agent for the brief's table tests.
@@ -123,5 +126,29 @@ func TestBriefEscapesWhatAgentsWrote(t *testing.T) {
 	}
 	if !strings.Contains(got, `run \x1b]0;owned\x07 this`) || !strings.Contains(got, `x\x1b[31m.md`) {
 		t.Errorf("the brief lost the text: %q", got)
+	}
+}
+
+// The brief never speaks of its own agent, so it reads nothing of it:
+// readFleet leaves the agent out before attending the others (their
+// event logs read for what they wait on).
+func TestBriefLeavesItsOwnAgentUnread(t *testing.T) {
+	opt := testOptions(t)
+	opt.Config = DefaultConfig()
+	for _, id := range []string{"alice", "bob", "carol"} {
+		writeFile(t, filepath.Join(opt.Root, id, "status"), "busy\n")
+		writeFile(t, filepath.Join(opt.Root, id, "events", "s1.jsonl"), `{"ts":"2026-07-21T09:56:00.000Z","event":"SessionStart","session":"s1"}`+"\n")
+	}
+	tr, err := fsutil.Open(opt.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	var got []string
+	for _, m := range readFleet(tr, opt, fixed).members {
+		got = append(got, m.Identity)
+	}
+	if want := []string{"bob", "carol"}; !slices.Equal(got, want) {
+		t.Errorf("the brief of alice read %q, want %q", got, want)
 	}
 }
