@@ -1,12 +1,15 @@
 package agents
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -102,5 +105,35 @@ func TestScanDirEveryKindOfEntry(t *testing.T) {
 	}
 	if scanDir(tr, "bob/nothing") != nil || scanDir(tr, "bob/secret") != nil {
 		t.Error("a missing folder or a file scans as nothing")
+	}
+}
+
+// scanEach gives each agent its own scan whatever the fleet's size, and
+// starts another goroutine only for each agentsPerWorker agents: a small
+// fleet is scanned on the calling goroutine, one agent at a time.
+func TestScanEachWorkers(t *testing.T) {
+	for _, n := range []int{0, 1, agentsPerWorker - 1, 2*agentsPerWorker - 1, 2 * agentsPerWorker, 100} {
+		ids := make([]string, n)
+		for i := range ids {
+			ids[i] = fmt.Sprintf("a%03d", i)
+		}
+		var running, most atomic.Int32
+		scans := scanEach(nil, ids, func(_ *fsutil.Tree, id string) Scan {
+			now := running.Add(1)
+			for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
+			}
+			time.Sleep(time.Millisecond) // long enough for the workers' scans to overlap
+			running.Add(-1)
+			return Scan{Status: &Entry{Name: id}}
+		})
+		for i, s := range scans {
+			if s.Status == nil || s.Status.Name != ids[i] {
+				t.Fatalf("%d agents: scans[%d] is not %s's", n, i, ids[i])
+			}
+		}
+		workers := max(1, min(n/agentsPerWorker, 4*runtime.GOMAXPROCS(0)))
+		if got := int(most.Load()); got > workers || n < 2*agentsPerWorker && got > 1 {
+			t.Errorf("%d agents: %d scans at once, want at most %d", n, got, workers)
+		}
 	}
 }
