@@ -63,8 +63,18 @@ func eachEntry(t *fsutil.Tree, id, folder string, f Filter, meta bool, start fun
 // inChunks calls a work function for every index in [0, n), from up to
 // maxReaders goroutines that each take chunks of chunkNames consecutive
 // indexes, in order. newWork gives each goroutine its function (and with
-// it the buffers it keeps).
+// it the buffers it keeps). A single chunk is worked on the calling
+// goroutine: a goroutine of its own cost its start and a grown stack for
+// nothing to share (`st message ls` 1.51× an empty Go program against
+// 1.45×, `message ls --json` 1.56× against 1.51×; benchtimer -n 200).
 func inChunks(n int, newWork func() func(i int)) {
+	if chunks(n) == 1 {
+		work := newWork()
+		for i := range n {
+			work(i)
+		}
+		return
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(maxReaders, chunks(n)) {
