@@ -392,14 +392,17 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	if !h.onStore {
 		return h.run(&call{opt: opt, payload: payload})
 	}
+	if opt.Agent == "" {
+		// No agent: nowhere to record, nothing to say. A user-scope
+		// install runs every hook in sessions that are not an agent's, so
+		// this path decodes nothing and reads no transcript.
+		return Result{}
+	}
 	c := &call{opt: opt, payload: payload, now: opt.now()}
 	c.p, _ = ParsePayload(payload)
 	c.line = NewEvent(EventName(event, &c.p), &c.p, c.now)
 	c.replyTokens, c.haveReply = NoteContext(c.line, &c.p)
 	noteWhere(c.line, &c.p, opt)
-	if opt.Agent == "" {
-		return Result{} // no agent: nowhere to record, nothing to say
-	}
 	t, err := fsutil.Open(opt.Root)
 	if err != nil && h.createsRoot {
 		t, err = fsutil.OpenOrCreate(opt.Root)
