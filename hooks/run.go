@@ -360,6 +360,13 @@ func Run(event string, payload []byte, opt Options) Result {
 	if !ok {
 		return Result{}
 	}
+	if h.onStore && opt.Agent == "" {
+		// No agent: nowhere to record, nothing to say. A user-scope
+		// install runs every hook in sessions that are not an agent's, so
+		// this path starts no goroutine, decodes nothing and reads no
+		// transcript.
+		return Result{}
+	}
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -391,12 +398,6 @@ func (h hook) start(event string, payload []byte, opt Options) Result {
 	}
 	if !h.onStore {
 		return h.run(&call{opt: opt, payload: payload})
-	}
-	if opt.Agent == "" {
-		// No agent: nowhere to record, nothing to say. A user-scope
-		// install runs every hook in sessions that are not an agent's, so
-		// this path decodes nothing and reads no transcript.
-		return Result{}
 	}
 	c := &call{opt: opt, payload: payload, now: opt.now()}
 	c.p, _ = ParsePayload(payload)
