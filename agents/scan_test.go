@@ -9,7 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -117,13 +117,17 @@ func TestScanEachWorkers(t *testing.T) {
 		for i := range ids {
 			ids[i] = fmt.Sprintf("a%03d", i)
 		}
-		var running, most atomic.Int32
+		var mu sync.Mutex
+		running, most := 0, 0
 		scans := scanEach(nil, ids, func(_ *fsutil.Tree, id string) Scan {
-			now := running.Add(1)
-			for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
-			}
+			mu.Lock()
+			running++
+			most = max(most, running)
+			mu.Unlock()
 			time.Sleep(time.Millisecond) // long enough for the workers' scans to overlap
-			running.Add(-1)
+			mu.Lock()
+			running--
+			mu.Unlock()
 			return Scan{Status: &Entry{Name: id}}
 		})
 		for i, s := range scans {
@@ -132,7 +136,7 @@ func TestScanEachWorkers(t *testing.T) {
 			}
 		}
 		workers := max(1, min(n/agentsPerWorker, 4*runtime.GOMAXPROCS(0)))
-		if got := int(most.Load()); got > workers || n < 2*agentsPerWorker && got > 1 {
+		if got := most; got > workers || n < 2*agentsPerWorker && got > 1 {
 			t.Errorf("%d agents: %d scans at once, want at most %d", n, got, workers)
 		}
 	}
