@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smalltalk-go/st/events"
 	"github.com/smalltalk-go/st/inbox"
 	"github.com/smalltalk-go/st/internal/fsutil"
 	"github.com/smalltalk-go/st/internal/termsafe"
@@ -20,20 +22,69 @@ import (
 // message is announced once, at the end of the turn in which it arrived,
 // and not at all when the model got it as a channel block (channel.go).
 // A Stop with nothing to tell leaves the cursor where it was.
+//
+// The cursor is the session's state's (InboxCheckedMS) once a Stop has
+// moved it. Before that it is the session's start as its log's first
+// line records it (sessionStartMS): the SessionStart line the hook
+// appends anyway, so starting a session writes no state. Rewriting the
+// state (a lock, a temp file, a rename over the old one) was a fifth of
+// session-start's time.
 
 // arrivalsShown bounds the lines of one announcement.
 const arrivalsShown = 10
 
-// StartArrivals sets a session's inbox cursor to at, the start of the
-// session-start hook that listed the inbox.
+// firstLineMax bounds the read of a session log's first line; a
+// SessionStart line is a few hundred bytes, its cwd the longest part.
+// A longer one leaves the session without a cursor from its log, which
+// costs only a state write.
+const firstLineMax = 4096
+
+// StartArrivals starts a session's inbox cursor at at, the start of the
+// session-start hook that listed the inbox. A new session's cursor is
+// already there: its log begins with the line this hook appended. A
+// session starting again (resume, compact) keeps its cursor when
+// nothing reached the inbox since, as the later one would say the same;
+// the earlier one also still tells a message named before at that
+// arrives later (a sender's clock behind, a sync).
 func StartArrivals(ctx context.Context, t *fsutil.Tree, agent, session string, at time.Time) {
 	if session == "" {
 		return
 	}
+	atMS := at.UnixMilli()
+	if s, _ := peekState(t, agent, session); nothingNew(t, agent, cursor(t, agent, session, &s), nil, atMS) {
+		return
+	}
 	_ = UpdateState(ctx, t, agent, session, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
-		s.InboxCheckedMS = at.UnixMilli()
+		s.InboxCheckedMS = atMS
 		return true
 	})
+}
+
+// cursor is the session's inbox cursor in unix ms: its state's, else the
+// session's start from its log, else 0 (none yet).
+func cursor(t *fsutil.Tree, agent, session string, s *State) int64 {
+	if s.InboxCheckedMS != 0 {
+		return s.InboxCheckedMS
+	}
+	return sessionStartMS(t, agent, session)
+}
+
+// sessionStartMS is when the session began, in unix ms, as its log's
+// first line records it: a SessionStart at its time less the hook's own
+// duration, so the start of the hook that listed the inbox. 0 when the
+// log is missing or begins with anything else.
+func sessionStartMS(t *fsutil.Tree, agent, session string) int64 {
+	data, _, err := t.ReadRange(events.Path(agent, session), 0, firstLineMax)
+	i := bytes.IndexByte(data, '\n')
+	if err != nil || i < 0 {
+		return 0
+	}
+	e, ok := events.Parse(data[:i])
+	at, timed := e.Time()
+	if !ok || !timed || e.Event != "SessionStart" || e.Session != session || e.HookUS < 0 {
+		return 0
+	}
+	return at.UnixMilli() - (e.HookUS+999)/1000
 }
 
 // Arrivals returns the announcement of the messages that reached the
@@ -53,13 +104,14 @@ func Arrivals(ctx context.Context, t *fsutil.Tree, agent, session string, now ti
 		return ""
 	}
 	nowMS := now.UnixMilli()
-	if s, ok := peekState(t, agent, session); ok && nothingNew(t, agent, s, nowMS) {
+	s, _ := peekState(t, agent, session)
+	if nothingNew(t, agent, cursor(t, agent, session, &s), s.ChannelNoted, nowMS) {
 		return ""
 	}
 	var since int64
 	var noted []string
 	err := UpdateState(ctx, t, agent, session, func(s *State) bool {
-		since, s.InboxCheckedMS = s.InboxCheckedMS, nowMS
+		since, s.InboxCheckedMS = cursor(t, agent, session, s), nowMS
 		noted, s.ChannelNoted = s.ChannelNoted, channelPending(s.ChannelNoted, nowMS)
 		return true
 	})
@@ -73,14 +125,14 @@ func Arrivals(ctx context.Context, t *fsutil.Tree, agent, session string, now ti
 	return arrivalsText(fresh, func(name string) bool { return inbox.NeedsAck(t, agent, inbox.Inbox, name) })
 }
 
-// nothingNew reports whether a Stop at nowMS would leave the state s as
-// it is: it has a cursor before nowMS, no channel block to forget, and
-// no message arrived between the two.
-func nothingNew(t *fsutil.Tree, agent string, s State, nowMS int64) bool {
-	if s.InboxCheckedMS == 0 || s.InboxCheckedMS >= nowMS || len(channelPending(s.ChannelNoted, nowMS)) != len(s.ChannelNoted) {
+// nothingNew reports whether moving the session's cursor from since to
+// nowMS would change nothing: there is a cursor, at or before nowMS, no
+// channel block noted to forget, and no message arrived between the two.
+func nothingNew(t *fsutil.Tree, agent string, since int64, noted []string, nowMS int64) bool {
+	if since == 0 || since > nowMS || len(channelPending(noted, nowMS)) != len(noted) {
 		return false
 	}
-	fresh, err := arrivedBetween(t, agent, s.InboxCheckedMS, nowMS, s.ChannelNoted)
+	fresh, err := arrivedBetween(t, agent, since, nowMS, noted)
 	return errors.Is(err, fs.ErrNotExist) || err == nil && len(fresh) == 0 // no inbox yet: nothing arrived
 }
 

@@ -2,7 +2,9 @@ package hooks
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,34 +86,160 @@ func TestStopAnnouncesArrivalsOnce(t *testing.T) {
 // message named before that Stop but delivered after it (its sender's
 // clock behind) is the next Stop's news, not lost.
 func TestStopWithNothingNewLeavesTheCursor(t *testing.T) {
+	for _, moved := range []bool{false, true} {
+		t.Run(fmt.Sprintf("cursor in the state: %v", moved), func(t *testing.T) {
+			env, root := testEnv(t)
+			Record("session-start", nil, "s1", env)
+			if moved { // an earlier Stop announced something and wrote its cursor
+				deliver(t, root, t0.Add(500*time.Millisecond), "earlier")
+				if got := stopAt(t, env, t0.Add(time.Second)); got == "" {
+					t.Fatal("the first stop announced nothing")
+				}
+			}
+			state := filepath.Join(root, "alice", "events", ".s1.state.json")
+			before, beforeErr := os.Stat(state)
+			content, _ := os.ReadFile(state)
+
+			if got := stopAt(t, env, t0.Add(2*time.Second)); got != "" {
+				t.Fatalf("stop with nothing new announced %q", got)
+			}
+			after, afterErr := os.Stat(state)
+			now, _ := os.ReadFile(state)
+			if moved && (beforeErr != nil || afterErr != nil || !os.SameFile(before, after) || string(now) != string(content)) {
+				t.Errorf("the state was rewritten: %q, then %q (%v, %v)", content, now, beforeErr, afterErr)
+			}
+			if !moved && !errors.Is(afterErr, fs.ErrNotExist) {
+				t.Errorf("the stop wrote a state: %q (%v)", now, afterErr)
+			}
+
+			late := deliver(t, root, t0.Add(1500*time.Millisecond), "named before the stop")
+			if got := stopAt(t, env, t0.Add(3*time.Second)); !strings.Contains(got, late) {
+				t.Errorf("next stop = %q, want %s", got, late)
+			}
+			if got := stopAt(t, env, t0.Add(4*time.Second)); got != "" {
+				t.Errorf("it was announced again: %q", got)
+			}
+		})
+	}
+}
+
+// Starting a session writes no state: its cursor is its log's first
+// line, the SessionStart the hook appends, which Stop reads while the
+// state holds none. Run on Claude Code's recorded SessionStart payload.
+func TestSessionStartWritesNoState(t *testing.T) {
 	env, root := testEnv(t)
-	env.Start = t0
-	Record("session-start", nil, "s1", env)
-	state := filepath.Join(root, "alice", "events", ".s1.state.json")
-	before, err := os.Stat(state)
-	if err != nil {
-		t.Fatal(err)
+	env.Inbox = true
+	transcript := filepath.Join(t.TempDir(), "transcript.jsonl")
+	os.WriteFile(transcript, nil, 0o666)
+	payload := recordedPayload(t, "SessionStart", transcript)
+	deliver(t, root, t0.Add(-time.Minute), "listed at start")
+	if res := Run(SessionStart, payload, env); !strings.Contains(string(res.Stderr), "listed at start") {
+		t.Fatalf("session-start = %+v, want the inbox listed", res)
 	}
-	content, _ := os.ReadFile(state)
+	if names := stateNames(t, root); len(names) != 0 {
+		t.Errorf("session-start wrote %v", names)
+	}
+	stop := recordedPayload(t, "Stop", transcript)
+	at := func(d time.Duration) Options { e := env; e.Now = func() time.Time { return t0.Add(d) }; return e }
+	if res := Run(Stop, stop, at(time.Second)); len(res.Stdout) != 0 {
+		t.Errorf("a stop with nothing new printed %s", res.Stdout)
+	}
+	if names := stateNames(t, root); len(names) != 0 {
+		t.Errorf("a stop with nothing new wrote %v", names)
+	}
+	name := deliver(t, root, t0.Add(time.Second), "mid-turn")
+	res := Run(Stop, stop, at(2*time.Second))
+	if !strings.Contains(string(res.Stdout), name) || strings.Contains(string(res.Stdout), "listed at start") {
+		t.Errorf("stop = %s, want only %s", res.Stdout, name)
+	}
+	if names := stateNames(t, root); len(names) != 1 {
+		t.Errorf("the announcing stop left %v, want its state", names)
+	}
+}
 
-	if got := stopAt(t, env, t0.Add(2*time.Second)); got != "" {
-		t.Fatalf("stop with nothing new announced %q", got)
+// A session that starts again (resume, compact) keeps its cursor when
+// nothing reached the inbox since it, and moves it to the new start past
+// what arrived in between, which the new start listed.
+func TestSessionStartAgain(t *testing.T) {
+	for _, arrived := range []bool{false, true} {
+		t.Run(fmt.Sprintf("a message in between: %v", arrived), func(t *testing.T) {
+			env, root := testEnv(t)
+			Record("session-start", nil, "s1", env)
+			deliver(t, root, t0.Add(time.Second), "first turn")
+			if got := stopAt(t, env, t0.Add(2*time.Second)); got == "" {
+				t.Fatal("the first stop announced nothing")
+			}
+			state := filepath.Join(root, "alice", "events", ".s1.state.json")
+			before, _ := os.ReadFile(state)
+			var between string
+			if arrived {
+				between = deliver(t, root, t0.Add(3*time.Second), "before the compaction")
+			}
+			again := env
+			again.Now = func() time.Time { return t0.Add(4 * time.Second) }
+			Record("session-start", nil, "s1", again)
+			after, _ := os.ReadFile(state)
+			if moved := string(after) != string(before); moved != arrived {
+				t.Errorf("state %s, then %s: want it moved: %v", before, after, arrived)
+			}
+			late := deliver(t, root, t0.Add(3500*time.Millisecond), "named before the start, delivered after")
+			got := stopAt(t, env, t0.Add(5*time.Second))
+			if arrived && (strings.Contains(got, between) || strings.Contains(got, late)) {
+				t.Errorf("stop = %q, want neither what the start listed nor what its cursor passed", got)
+			}
+			if !arrived && !strings.Contains(got, late) {
+				t.Errorf("stop = %q, want %s", got, late)
+			}
+		})
 	}
-	after, err := os.Stat(state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if now, _ := os.ReadFile(state); !os.SameFile(before, after) || string(now) != string(content) {
-		t.Errorf("the state was rewritten: %q, then %q", content, now)
-	}
+}
 
-	late := deliver(t, root, t0.Add(time.Second), "named before the stop")
-	if got := stopAt(t, env, t0.Add(3*time.Second)); !strings.Contains(got, late) {
-		t.Errorf("next stop = %q, want %s", got, late)
+// sessionStartMS reads the session's start from its log's first line
+// only when that line is the session's SessionStart.
+func TestSessionStartMS(t *testing.T) {
+	const start = `{"ts":"2026-07-21T10:00:00.500Z","event":"SessionStart","session":"s1","hook_us":1200}`
+	at := t0.UnixMilli() + 500
+	long := `{"ts":"2026-07-21T10:00:00.500Z","event":"SessionStart","session":"s1","cwd":"/` + strings.Repeat("d", firstLineMax) + `","hook_us":1}`
+	tests := []struct {
+		name, log string
+		want      int64
+	}{
+		{"no log", "", 0},
+		{"the start less the hook's time", start + "\n" + `{"ts":"2026-07-21T10:00:09.000Z","event":"Stop","session":"s1","hook_us":1}` + "\n", at - 2},
+		{"no hook time", `{"ts":"2026-07-21T10:00:00.500Z","event":"SessionStart","session":"s1","hook_us":0}` + "\n", at},
+		{"a stop first", `{"ts":"2026-07-21T10:00:00.500Z","event":"Stop","session":"s1","hook_us":0}` + "\n" + start + "\n", 0},
+		{"another session's line", `{"ts":"2026-07-21T10:00:00.500Z","event":"SessionStart","session":"s2","hook_us":0}` + "\n", 0},
+		{"a line being written", start, 0},
+		{"a line too long to read", long + "\n", 0},
+		{"a bad time", `{"ts":"yesterday","event":"SessionStart","session":"s1","hook_us":0}` + "\n", 0},
+		{"a negative hook time", `{"ts":"2026-07-21T10:00:00.500Z","event":"SessionStart","session":"s1","hook_us":-5}` + "\n", 0},
+		{"not JSON", "SessionStart s1\n", 0},
 	}
-	if got := stopAt(t, env, t0.Add(4*time.Second)); got != "" {
-		t.Errorf("it was announced again: %q", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, dir := openTree(t)
+			if tt.log != "" {
+				os.MkdirAll(filepath.Join(dir, "alice/events"), 0o777)
+				os.WriteFile(filepath.Join(dir, "alice/events/s1.jsonl"), []byte(tt.log), 0o666)
+			}
+			if got := sessionStartMS(tr, "alice", "s1"); got != tt.want {
+				t.Errorf("sessionStartMS = %d, want %d", got, tt.want)
+			}
+		})
 	}
+}
+
+// stateNames lists the session state files in alice's events folder.
+func stateNames(t *testing.T, root string) []string {
+	t.Helper()
+	entries, _ := os.ReadDir(filepath.Join(root, "alice", "events"))
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".state.json") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }
 
 // Without a SessionStart cursor the first Stop only starts one.

@@ -74,7 +74,7 @@ func userPromptSubmit(c *call) Result {
 	work := log.work.real()
 	pushed := ChannelDeliveries(p.Prompt, opt.Agent)
 	var text string
-	_ = UpdateState(ctx, t, opt.Agent, p.SessionID, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
+	_ = changeState(ctx, t, opt.Agent, p.SessionID, func(s *State) bool { // best effort: the hook answers whether or not its state is saved
 		noted := s.noteChannel(pushed)
 		if haveTokens {
 			if adv, level := ContextAdvice(tokens, opt.Config.ContextWindow, s.ContextWarned); adv != "" {

@@ -91,17 +91,18 @@ func TestHintStateHelper(t *testing.T) {
 // What a crash can do to the session's state, written without syncs:
 // keep the bytes from before the last write, leave the file empty or
 // gone, or leave a temp file beside it. None of it breaks Stop or loses
-// a message: a lost write announces the message again, and a state gone
-// or empty starts the cursor anew with the message still in the inbox.
+// a message: a lost write announces the message again, and so does a
+// state gone or empty, the cursor falling back to the session's start
+// in its log, with the message still in the inbox.
 func TestStopAfterACrashLostTheCursor(t *testing.T) {
 	tests := []struct {
 		name  string
 		crash func(statePath string, before []byte)
-		again bool // the next Stop announces the message again
+		again bool // the next Stop announces the second message again
 	}{
 		{"the last write lost", func(p string, before []byte) { os.WriteFile(p, before, 0o666) }, true},
-		{"the state empty", func(p string, _ []byte) { os.WriteFile(p, nil, 0o666) }, false},
-		{"the state gone", func(p string, _ []byte) { os.Remove(p) }, false},
+		{"the state empty", func(p string, _ []byte) { os.WriteFile(p, nil, 0o666) }, true},
+		{"the state gone", func(p string, _ []byte) { os.Remove(p) }, true},
 		{"a temp file left", func(p string, _ []byte) {
 			os.WriteFile(filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+"123"), []byte(`{"inbox_checked_ms":1}`), 0o666)
 		}, false},
@@ -109,19 +110,22 @@ func TestStopAfterACrashLostTheCursor(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env, root := testEnv(t)
-			env.Start = t0
 			Record("session-start", nil, "s1", env)
 			state := filepath.Join(root, filepath.FromSlash(events.StatePath("alice", "s1", "state")))
+			first := deliver(t, root, t0.Add(time.Second), "first")
+			if got := stopAt(t, env, t0.Add(2*time.Second)); !strings.Contains(got, first) {
+				t.Fatalf("stop announced %q, want %s", got, first)
+			}
 			before, err := os.ReadFile(state)
 			if err != nil {
 				t.Fatal(err)
 			}
-			name := deliver(t, root, t0.Add(time.Second), "mid-turn")
-			if got := stopAt(t, env, t0.Add(2*time.Second)); !strings.Contains(got, name) {
+			name := deliver(t, root, t0.Add(2*time.Second), "mid-turn")
+			if got := stopAt(t, env, t0.Add(3*time.Second)); !strings.Contains(got, name) {
 				t.Fatalf("stop announced %q, want %s", got, name)
 			}
 			tt.crash(state, before)
-			got := stopAt(t, env, t0.Add(3*time.Second))
+			got := stopAt(t, env, t0.Add(4*time.Second))
 			if again := strings.Contains(got, name); again != tt.again {
 				t.Errorf("the stop after the crash announced %q; want the message again: %v", got, tt.again)
 			}
@@ -133,5 +137,37 @@ func TestStopAfterACrashLostTheCursor(t *testing.T) {
 				t.Errorf("the next stop announced %q, want only %s", got, next)
 			}
 		})
+	}
+}
+
+// A prompt with nothing to say reads the session's state without its
+// lock (changeState): the state's lock file is never made. One that
+// warns of the context's fill takes the lock and writes the state.
+func TestPromptWithNothingToSayTakesNoLock(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where the lock files go (fsutil.Lock)
+	env, root := testEnv(t)
+	locks := func() []string {
+		found, _ := filepath.Glob(filepath.Join(tmp, "st-locks-*", "*", "hookstate-*"))
+		return found
+	}
+	prompt := func(tokens int) string {
+		in := fmt.Sprintf(`{"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"do it","transcript_path":%q}`, writeTranscript(t, t.TempDir(), tokens))
+		return contextOf(t, "UserPromptSubmit", Run(UserPromptSubmit, []byte(in), env).Stdout)
+	}
+	if got := prompt(50000); got != "" {
+		t.Fatalf("a prompt at 25%% said %q", got)
+	}
+	if found := locks(); len(found) != 0 {
+		t.Errorf("a prompt with nothing to say took the state's lock: %v", found)
+	}
+	if got := prompt(125000); !strings.Contains(got, "Context is 62% full") {
+		t.Fatalf("a prompt at 62%% said %q", got)
+	}
+	if found := locks(); len(found) != 1 {
+		t.Errorf("a prompt that warned left lock files %v, want one", found)
+	}
+	if names := stateNames(t, root); len(names) != 1 {
+		t.Errorf("a prompt that warned left states %v, want one", names)
 	}
 }

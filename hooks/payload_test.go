@@ -106,3 +106,26 @@ func TestFuzzParsePayloadSeesRealPayloads(t *testing.T) {
 		t.Fatalf("ParsePayload(PreToolUse.json) = %+v, %v", p, ok)
 	}
 }
+
+// recordedPayload is Claude Code's recorded payload of event with its
+// transcript_path set to transcript and every other member as recorded.
+func recordedPayload(t *testing.T, event, transcript string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("../e2e/claudecode/testdata/payloads", event+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := members["transcript_path"]; !ok {
+		t.Fatalf("%s.json has no transcript_path", event)
+	}
+	members["transcript_path"], _ = json.Marshal(transcript)
+	var out bytes.Buffer
+	if err := json.NewEncoder(&out).Encode(members); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
