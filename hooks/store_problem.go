@@ -76,7 +76,7 @@ func bareError(err error) error {
 // store at root, removing it, as the warning a person's command prints;
 // "" when there is none.
 func StoreProblem(dirs []string, root string) string {
-	note := readProblem(dirs, ProblemNoteName(root), true)
+	note := readProblem(dirs, root, true)
 	if note == "" {
 		return ""
 	}
@@ -88,15 +88,27 @@ func StoreProblem(dirs []string, root string) string {
 // store at root without removing it (the dashboard shows it on every page
 // while it is there); "" when there is none.
 func PeekStoreProblem(dirs []string, root string) string {
-	return readProblem(dirs, ProblemNoteName(root), false)
+	return readProblem(dirs, root, false)
 }
 
-// readProblem returns the first note named name found in dirs, trimmed,
-// removing it when remove is set.
-func readProblem(dirs []string, name string, remove bool) string {
+// readProblem returns the first note about the store at root found in
+// dirs, trimmed, removing it (and its folder, once empty) when remove is
+// set. The folders hold nothing but notes, and exist only while a note
+// does or did: where none exists, the common case, it costs one failed
+// stat per folder, and the note's name (a walk of root resolving its
+// links, and a hash) is never made. That name was most of the check every
+// command of a person makes.
+func readProblem(dirs []string, root string, remove bool) string {
+	name := ""
 	for _, dir := range dirs {
+		if _, err := os.Lstat(dir); err != nil {
+			continue
+		}
+		if name == "" {
+			name = ProblemNoteName(root)
+		}
 		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
-			continue // the common case: one failed stat per folder
+			continue
 		}
 		t, err := fsutil.Open(dir)
 		if err != nil {
@@ -107,6 +119,9 @@ func readProblem(dirs []string, name string, remove bool) string {
 			_ = t.Remove(name) // best effort: the note is printed once either way
 		}
 		t.Close()
+		if remove {
+			_ = os.Remove(dir) // only when empty: a note about another store stays
+		}
 		if note := strings.TrimSpace(string(data)); err == nil && note != "" {
 			return note
 		}

@@ -92,3 +92,38 @@ func TestStoreProblemPerStore(t *testing.T) {
 		t.Errorf("the note was shown twice: %q", got)
 	}
 }
+
+// The notes' folder goes with the last note a command prints, so that a
+// person's next command, finding no folder, looks no further (it does
+// not resolve the root's links to name a note); a note about another
+// store keeps it.
+func TestStoreProblemFolderGoesWithItsLastNote(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "st")
+	failure := &fs.PathError{Op: "open", Path: "/r/alice/events", Err: syscall.EROFS}
+	a, b := testOptions(t), testOptions(t)
+	a.ProblemNotes, b.ProblemNotes = []string{dir}, []string{dir}
+	noteWriteFailure(a, "/r/alice", failure)
+	noteWriteFailure(b, "/r/alice", failure)
+	if got := PeekStoreProblem(a.ProblemNotes, a.Root); got == "" {
+		t.Fatal("no note to peek at")
+	}
+	if got := StoreProblem(a.ProblemNotes, a.Root); got == "" {
+		t.Fatal("no note printed")
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("the folder went while another store's note was in it: %v", err)
+	}
+	if got := StoreProblem(b.ProblemNotes, b.Root); got == "" {
+		t.Fatal("the other store's note was not printed")
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the folder stayed after its last note: %v", err)
+	}
+	if got := StoreProblem(a.ProblemNotes, a.Root); got != "" {
+		t.Errorf("with no folder, a command printed %q", got)
+	}
+	noteWriteFailure(a, "/r/alice", failure)
+	if got := StoreProblem(a.ProblemNotes, a.Root); got == "" {
+		t.Error("a note written after the folder went was not printed")
+	}
+}
