@@ -28,7 +28,7 @@ import (
 // line records it (sessionStartMS): the SessionStart line the hook
 // appends anyway, so starting a session writes no state. Rewriting the
 // state (a lock, a temp file, a rename over the old one) was a fifth of
-// session-start's time.
+// what session-start took beyond an empty program's start.
 
 // arrivalsShown bounds the lines of one announcement.
 const arrivalsShown = 10

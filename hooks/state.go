@@ -73,7 +73,7 @@ func UpdateState(ctx context.Context, t *fsutil.Tree, agent, session string, fn 
 // state read without the lock, and only when it reports a change does
 // UpdateState run it again, under the lock, on the state as it is then.
 // When it reports none, fn must have changed nothing but the State it
-// was given. The lock alone was a tenth of such a prompt's own time.
+// was given: most prompts then take no lock, open no lock file.
 func changeState(ctx context.Context, t *fsutil.Tree, agent, session string, fn func(*State) bool) error {
 	s, _ := peekState(t, agent, session) // absent or malformed: the zero value, as UpdateState reads it
 	if !fn(&s) {

@@ -92,12 +92,12 @@ func PeekStoreProblem(dirs []string, root string) string {
 }
 
 // readProblem returns the first note about the store at root found in
-// dirs, trimmed, removing it (and its folder, once empty) when remove is
-// set. The folders hold nothing but notes, and exist only while a note
-// does or did: where none exists, the common case, it costs one failed
-// stat per folder, and the note's name (a walk of root resolving its
-// links, and a hash) is never made. That name was most of the check every
-// command of a person makes.
+// dirs, trimmed, removing it when remove is set, and then its folder if
+// nothing else is left in it. The folders hold nothing but notes, so they
+// exist only while a note does: where none exists, the common case, the
+// check costs one failed stat per folder, and the note's name (a walk of
+// root resolving its links, and a hash), most of what the check cost
+// every command of a person, is never made.
 func readProblem(dirs []string, root string, remove bool) string {
 	name := ""
 	for _, dir := range dirs {
@@ -107,26 +107,36 @@ func readProblem(dirs []string, root string, remove bool) string {
 		if name == "" {
 			name = ProblemNoteName(root)
 		}
-		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
-			continue
-		}
-		t, err := fsutil.Open(dir)
-		if err != nil {
-			continue
-		}
-		data, _, err := t.ReadRegular(name)
-		if err == nil && remove {
-			_ = t.Remove(name) // best effort: the note is printed once either way
-		}
-		t.Close()
+		note := readNote(dir, name, remove)
 		if remove {
-			_ = os.Remove(dir) // only when empty: a note about another store stays
+			_ = os.Remove(dir) // only when empty: a note about another store keeps it
 		}
-		if note := strings.TrimSpace(string(data)); err == nil && note != "" {
+		if note != "" {
 			return note
 		}
 	}
 	return ""
+}
+
+// readNote returns the note name in dir, trimmed, removing it when
+// remove is set; "" when there is none.
+func readNote(dir, name string, remove bool) string {
+	if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
+		return ""
+	}
+	t, err := fsutil.Open(dir)
+	if err != nil {
+		return ""
+	}
+	defer t.Close()
+	data, _, err := t.ReadRegular(name)
+	if err != nil {
+		return ""
+	}
+	if remove {
+		_ = t.Remove(name) // best effort: the note is printed once either way
+	}
+	return strings.TrimSpace(string(data))
 }
 
 // ProblemNoteDirs are the folders of the note: the state folder's st/,

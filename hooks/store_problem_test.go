@@ -126,4 +126,13 @@ func TestStoreProblemFolderGoesWithItsLastNote(t *testing.T) {
 	if got := StoreProblem(a.ProblemNotes, a.Root); got == "" {
 		t.Error("a note written after the folder went was not printed")
 	}
+	// An empty folder, as an earlier st left its notes', goes at the
+	// next command too.
+	os.MkdirAll(dir, 0o755)
+	if got := StoreProblem(a.ProblemNotes, a.Root); got != "" {
+		t.Errorf("an empty folder gave the note %q", got)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the empty folder stayed: %v", err)
+	}
 }
