@@ -39,8 +39,8 @@ type State struct {
 // a crash that loses the last write only repeats something (the inbox
 // cursor announces a message twice, a context warning or a flush
 // reminder is given again, a nudge is counted once less) or, with the
-// state gone, starts the session's cursor anew, the messages staying in
-// the inbox. Those fsyncs were most of Stop's own time. The status from
+// state gone, takes the inbox cursor back to the session's start
+// (arrivals.go), the messages staying in the inbox. Those fsyncs were most of Stop's own time. The status from
 // before an API failure is not a hint (without it the failure's status
 // would stay): while the state holds one, or when it changes, the state
 // is written durably, since a write without fsyncs can leave the whole
