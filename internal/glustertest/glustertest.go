@@ -240,11 +240,21 @@ func ensureVolume(vol string, quickReadOff bool) error {
 			return fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
 	}
-	// After a restart of the machine the brick process may lag glusterd.
-	return waitFor(20*time.Second, func() bool {
+	// After a restart of the machine the brick process may lag glusterd,
+	// or it may have died (killed with the session that started it) while
+	// glusterd still counts the volume started: a forced start starts the
+	// bricks that are down and leaves the others.
+	online := func() bool {
 		out, err := gluster("volume", "status", vol)
 		return err == nil && brickOnline(out)
-	})
+	}
+	if waitFor(5*time.Second, online) == nil {
+		return nil
+	}
+	if _, err := gluster("volume", "start", vol, "force"); err != nil {
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	return waitFor(20*time.Second, online)
 }
 
 // brickOnline reads `gluster volume status`: the brick's line ends in

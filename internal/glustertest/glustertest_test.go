@@ -1,9 +1,13 @@
 package glustertest
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -55,4 +59,61 @@ func TestCloseLeavesNoMount(t *testing.T) {
 			t.Errorf("%s after Close: %v", mp, err)
 		}
 	}
+}
+
+// TestSetupStartsADeadBrick: a volume whose brick process died while
+// glusterd still counts it started (the brick killed with the session
+// that started it) is brought back by the next setup. On a volume of its
+// own, so the other packages' tests keep theirs.
+func TestSetupStartsADeadBrick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: GlusterFS tests are not short")
+	}
+	const vol = "stvol-brick-death"
+	s, err := setup(vol, true, 1)
+	if errors.Is(err, ErrUnavailable) {
+		t.Skipf("skipping: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	out, err := gluster("volume", "status", vol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := brickPID(out)
+	if pid <= 0 {
+		t.Fatalf("no brick process in:\n%s", out)
+	}
+	if err := unix.Kill(pid, unix.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for range 100 { // until glusterd sees it gone
+		if out, err := gluster("volume", "status", vol); err == nil && !brickOnline(out) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s, err = setup(vol, true, 1)
+	if err != nil {
+		t.Fatalf("setup after the brick died: %v", err)
+	}
+	defer s.Close()
+	if err := os.WriteFile(filepath.Join(s.Dirs[0], "f"), []byte("back"), 0o666); err != nil {
+		t.Fatalf("write through the mount after the brick came back: %v", err)
+	}
+}
+
+// brickPID reads the brick process's pid from `gluster volume status`, 0
+// when its line has none.
+func brickPID(status string) int {
+	for _, line := range strings.Split(status, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && strings.HasPrefix(line, "Brick ") {
+			pid, _ := strconv.Atoi(f[len(f)-1])
+			return pid
+		}
+	}
+	return 0
 }
