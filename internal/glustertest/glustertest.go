@@ -251,10 +251,32 @@ func ensureVolume(vol string, quickReadOff bool) error {
 	if waitFor(5*time.Second, online) == nil {
 		return nil
 	}
+	removeStalePIDFiles(vol)
 	if _, err := gluster("volume", "start", vol, "force"); err != nil {
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	return waitFor(20*time.Second, online)
+}
+
+// brickPIDFiles is where glusterd keeps each brick's pid, per volume.
+const brickPIDFiles = "/var/run/gluster/vols"
+
+// removeStalePIDFiles removes the pid files of vol's bricks that name no
+// brick process: glusterd takes a pid that is alive for its brick and
+// does not start it, and once the brick is dead its pid may be any
+// process's.
+func removeStalePIDFiles(vol string) {
+	files, _ := filepath.Glob(filepath.Join(brickPIDFiles, vol, "*.pid"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		comm, err := os.ReadFile(filepath.Join("/proc", strings.TrimSpace(string(data)), "comm"))
+		if err != nil || strings.TrimSpace(string(comm)) != "glusterfsd" {
+			_ = os.Remove(f) // best effort: the forced start then reports what is wrong
+		}
+	}
 }
 
 // brickOnline reads `gluster volume status`: the brick's line ends in

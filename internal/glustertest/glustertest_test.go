@@ -63,8 +63,9 @@ func TestCloseLeavesNoMount(t *testing.T) {
 
 // TestSetupStartsADeadBrick: a volume whose brick process died while
 // glusterd still counts it started (the brick killed with the session
-// that started it) is brought back by the next setup. On a volume of its
-// own, so the other packages' tests keep theirs.
+// that started it), its pid since taken by another process, is brought
+// back by the next setup. On a volume of its own, so the other packages'
+// tests keep theirs.
 func TestSetupStartsADeadBrick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping: GlusterFS tests are not short")
@@ -94,6 +95,17 @@ func TestSetupStartsADeadBrick(t *testing.T) {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+	// Its pid taken by another process, as happens after a while:
+	// glusterd then counts the brick running.
+	files, _ := filepath.Glob(filepath.Join(brickPIDFiles, vol, "*.pid"))
+	if len(files) == 0 {
+		t.Fatalf("no brick pid file in %s", filepath.Join(brickPIDFiles, vol))
+	}
+	for _, f := range files {
+		if err := os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	s, err = setup(vol, true, 1)
 	if err != nil {
