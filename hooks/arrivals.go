@@ -105,13 +105,16 @@ func Arrivals(ctx context.Context, t *fsutil.Tree, agent, session string, now ti
 	}
 	nowMS := now.UnixMilli()
 	s, _ := peekState(t, agent, session)
-	if nothingNew(t, agent, cursor(t, agent, session, &s), s.ChannelNoted, nowMS) {
+	since := cursor(t, agent, session, &s)
+	if nothingNew(t, agent, since, s.ChannelNoted, nowMS) {
 		return ""
 	}
-	var since int64
 	var noted []string
 	err := UpdateState(ctx, t, agent, session, func(s *State) bool {
-		since, s.InboxCheckedMS = cursor(t, agent, session, s), nowMS
+		if s.InboxCheckedMS != 0 { // else the log's start, read above: a log's first line stays
+			since = s.InboxCheckedMS
+		}
+		s.InboxCheckedMS = nowMS
 		noted, s.ChannelNoted = s.ChannelNoted, channelPending(s.ChannelNoted, nowMS)
 		return true
 	})

@@ -229,6 +229,38 @@ func TestSessionStartMS(t *testing.T) {
 	}
 }
 
+// The cursor is the state's when it has one, the log's start when the
+// state has none (absent, or written for something else, such as a
+// context warning) and none when neither tells.
+func TestCursor(t *testing.T) {
+	const log = `{"ts":"2026-07-21T10:00:00.500Z","event":"SessionStart","session":"s1","hook_us":0}` + "\n"
+	start := t0.UnixMilli() + 500
+	tests := []struct {
+		name  string
+		state State
+		log   bool
+		want  int64
+	}{
+		{"the state's", State{InboxCheckedMS: 42}, true, 42},
+		{"the state's, no log", State{InboxCheckedMS: 42}, false, 42},
+		{"no state: the log's start", State{}, true, start},
+		{"a state for a warning: the log's start", State{ContextWarned: 60}, true, start},
+		{"neither", State{ContextWarned: 60}, false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, dir := openTree(t)
+			if tt.log {
+				os.MkdirAll(filepath.Join(dir, "alice/events"), 0o777)
+				os.WriteFile(filepath.Join(dir, "alice/events/s1.jsonl"), []byte(log), 0o666)
+			}
+			if got := cursor(tr, "alice", "s1", &tt.state); got != tt.want {
+				t.Errorf("cursor = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
 // stateNames lists the session state files in alice's events folder.
 func stateNames(t *testing.T, root string) []string {
 	t.Helper()
@@ -287,5 +319,25 @@ func TestStopRemindsOfAcknowledgementOnce(t *testing.T) {
 	}
 	if got := stopAt(t, env, t0.Add(4*time.Second)); got != "" {
 		t.Errorf("the reminder came again: %q", got)
+	}
+}
+
+// A prompt that warns of the context's fill writes the session's state
+// before any Stop has moved the cursor: the first Stop still counts from
+// the session's start, not from nothing.
+func TestStopAfterAWarningAnnouncesFromTheStart(t *testing.T) {
+	env, root := testEnv(t)
+	Record("session-start", nil, "s1", env)
+	deliver(t, root, t0.Add(-time.Minute), "listed at start")
+	in := fmt.Sprintf(`{"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"do it","transcript_path":%q}`, writeTranscript(t, t.TempDir(), 125000))
+	if got := contextOf(t, "UserPromptSubmit", Run(UserPromptSubmit, []byte(in), env).Stdout); !strings.Contains(got, "Context is 62% full") {
+		t.Fatalf("the prompt said %q, want the fill's warning", got)
+	}
+	if names := stateNames(t, root); len(names) != 1 {
+		t.Fatalf("the warning left states %v, want one", names)
+	}
+	name := deliver(t, root, t0.Add(time.Second), "mid-turn")
+	if got := stopAt(t, env, t0.Add(2*time.Second)); !strings.Contains(got, name) || strings.Contains(got, "listed at start") {
+		t.Errorf("stop = %q, want only %s", got, name)
 	}
 }
