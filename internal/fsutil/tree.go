@@ -131,13 +131,13 @@ func sharedPath(path string) bool {
 // retryRaced runs op again while it fails the way a folder made at the
 // same moment through another host's mount makes it fail there: EEXIST
 // from a mkdir whose name this host's caches do not show yet, ENOENT
-// from an open of it, ESTALE. It waits as retryReplaced does; only
-// stores on a shared filesystem take it, so a file planted where a
-// folder belongs still fails at once elsewhere.
+// from an open of it, ESTALE. It waits as retryReplaced does, for up
+// to racedPatience; only stores on a shared filesystem take it, so a
+// file planted where a folder belongs still fails at once elsewhere.
 func retryRaced(op func() error) error {
 	err := op()
 	wait, waited := time.Millisecond, time.Duration(0)
-	for (errors.Is(err, syscall.EEXIST) || errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ESTALE)) && waited < replacedPatience {
+	for (errors.Is(err, syscall.EEXIST) || errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ESTALE)) && waited < racedPatience {
 		time.Sleep(wait)
 		waited += wait
 		wait = min(2*wait, maxReplacedWait)
@@ -316,12 +316,23 @@ func (t *Tree) ReadRegular(rel string) (data []byte, fi fs.FileInfo, err error) 
 // GlusterFS, a rename made on another host can leave this host's lookup
 // on the removed file until its caches expire (a second by default on
 // GlusterFS, its md-cache and the kernel's entry cache): the open, fstat
-// or read fails with ESTALE, or the read with ENOENT, until then. The
-// waits between looks double from a millisecond up to maxReplacedWait.
+// or read fails with ESTALE, or the read with ENOENT, until then. A file
+// rewritten again meanwhile can start the wait over: with one mount
+// rewriting a status 100 times a second, a reader through another (a tree
+// opened for each read, as each st process opens one) took over 2 s, and
+// a patience of 1.5 s failed 7 reads in 47,000 (`st status` answered
+// "offline"); 3.5 s failed none of 51,000
+// (TestStatusReadsAcrossMountsNeverFail). The waits between looks double
+// from a millisecond up to maxReplacedWait.
 const (
-	replacedPatience = 1500 * time.Millisecond
+	replacedPatience = 3500 * time.Millisecond
 	maxReplacedWait  = 128 * time.Millisecond
 )
+
+// racedPatience bounds retryRaced: a folder made through another mount
+// shows here once this host's caches expire, a second by default on
+// GlusterFS, and no second write starts that wait over.
+const racedPatience = 1500 * time.Millisecond
 
 // errSwapped is readRegular's report that the name led to another
 // regular file between the check and the open: a rename, read again.
