@@ -216,29 +216,15 @@ func TestWriteAtomicReadAcrossMounts(t *testing.T) {
 	if err := trees[0].WriteAtomic("status", version(0)); err != nil {
 		t.Fatal(err)
 	}
-	stop := make(chan struct{})
-	done := make(chan int)
 	// written[n] is when version n was in place; the reader's lag is how
 	// long the version after the one it read had been.
 	var mu sync.Mutex
 	written := map[int]time.Time{}
-	go func() {
-		n := 1
-		for ; ; n++ {
-			select {
-			case <-stop:
-				done <- n
-				return
-			default:
-			}
-			if err := trees[0].WriteAtomic("status", version(n)); err != nil {
-				t.Error(err)
-			}
-			mu.Lock()
-			written[n] = time.Now()
-			mu.Unlock()
-		}
-	}()
+	stop := rewriting(t, trees[0], "status", version, func(n int) {
+		mu.Lock()
+		written[n] = time.Now()
+		mu.Unlock()
+	})
 	var lag time.Duration
 	reads, failed := 0, 0
 	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); reads++ {
@@ -278,9 +264,8 @@ func TestWriteAtomicReadAcrossMounts(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	close(stop)
 	t.Logf("%d rewrites through one mount, %d reads through the other, %d failed; the reads were at most %s behind",
-		<-done, reads, failed, lag.Round(time.Millisecond))
+		stop(), reads, failed, lag.Round(time.Millisecond))
 	// GlusterFS's client caches (md-cache) and the kernel's FUSE entry and
 	// attribute caches hold a name's old version for a second each by
 	// default (docs/sharedfs.md); more than twice that is a reader stuck.
@@ -311,22 +296,7 @@ func TestStatusReadsAcrossMountsNeverFail(t *testing.T) {
 	if err := writer.WriteAtomic("alice/status", []byte(states[0])); err != nil {
 		t.Fatal(err)
 	}
-	stop := make(chan struct{})
-	done := make(chan int)
-	go func() {
-		n := 1
-		for ; ; n++ {
-			select {
-			case <-stop:
-				done <- n
-				return
-			default:
-			}
-			if err := writer.WriteAtomic("alice/status", []byte(states[n%4])); err != nil {
-				t.Error(err)
-			}
-		}
-	}()
+	stop := rewriting(t, writer, "alice/status", func(n int) []byte { return []byte(states[n%4]) }, nil)
 	reads, failed := 0, 0
 	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); reads++ {
 		reader, err := Open(roots[1])
@@ -345,8 +315,35 @@ func TestStatusReadsAcrossMountsNeverFail(t *testing.T) {
 			t.Errorf("read %d: %q, not a whole status", reads, b)
 		}
 	}
-	close(stop)
-	t.Logf("%d rewrites through one mount, %d reads through the other, %d failed", <-done, reads, failed)
+	t.Logf("%d rewrites through one mount, %d reads through the other, %d failed", stop(), reads, failed)
+}
+
+// rewriting rewrites rel through tree with version(n), n = 1, 2, ..., as
+// fast as it can until the stop it returns is called; stop returns the
+// number of versions written. wrote, when not nil, is told each one.
+func rewriting(t *testing.T, tree *Tree, rel string, version func(n int) []byte, wrote func(n int)) (stop func() int) {
+	quit, done := make(chan struct{}), make(chan int)
+	go func() {
+		n := 1
+		for ; ; n++ {
+			select {
+			case <-quit:
+				done <- n
+				return
+			default:
+			}
+			if err := tree.WriteAtomic(rel, version(n)); err != nil {
+				t.Error(err)
+			}
+			if wrote != nil {
+				wrote(n)
+			}
+		}
+	}()
+	return func() int {
+		close(quit)
+		return <-done
+	}
 }
 
 // TestSharedStaleTempsSweptSometimes: on a shared filesystem a delivery
