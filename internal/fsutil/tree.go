@@ -320,8 +320,8 @@ func (t *Tree) ReadRegular(rel string) (data []byte, fi fs.FileInfo, err error) 
 // rewritten again meanwhile can start the wait over: with one mount
 // rewriting a status 100 times a second, a reader through another (a tree
 // opened for each read, as each st process opens one) took over 2 s, and
-// a patience of 1.5 s failed 7 reads in 47,000 (`st status` answered
-// "offline"); 3.5 s failed none of 51,000
+// a patience of 1.5 s failed 6 reads in 45,000 (`st status` answered
+// "offline"); 3.5 s failed none of 57,000
 // (TestStatusReadsAcrossMountsNeverFail). The waits between looks double
 // from a millisecond up to maxReplacedWait.
 const (
