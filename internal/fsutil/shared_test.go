@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -228,24 +229,7 @@ func TestWriteAtomicReadAcrossMounts(t *testing.T) {
 	var lag time.Duration
 	reads, failed := 0, 0
 	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); reads++ {
-		var b []byte
-		var err error
-		switch reads % 5 { // each reader st uses for a rewritten file
-		case 0:
-			b, _, err = trees[1].ReadRegular("status")
-		case 1:
-			b, _, err = trees[1].ReadHeadTail("status", 1<<20)
-		case 2:
-			b, _, err = trees[1].ReadRange("status", 0, 1<<20)
-		case 3:
-			b, _, err = trees[1].ReadTail("status", 1<<20)
-		default:
-			var f *Folder
-			if f, err = trees[1].OpenFolder("."); err == nil {
-				b, _, err = f.ReadPrefix("status", 1<<20)
-				f.Close()
-			}
-		}
+		b, err := readOneWay(trees[1], "status", reads)
 		switch {
 		case err != nil:
 			failed++
@@ -276,10 +260,11 @@ func TestWriteAtomicReadAcrossMounts(t *testing.T) {
 
 // TestStatusReadsAcrossMountsNeverFail: one mount rewrites an agent's
 // status in a store as fast as it can while another reads it as each st
-// process does, through a tree of its own opened for the read; no read
-// fails. Such a reader can meet the stale handle of a file renamed over
-// on the other mount again and again, for longer than a second's caches
-// (at a replacedPatience of 1.5 s, one read in 5,000 to 8,000 failed, and
+// process does, through a tree of its own opened for the read, by each
+// reader st has for a rewritten file in turn; no read fails. Such a
+// reader can meet the stale handle of a file renamed over on the other
+// mount again and again, for longer than a second's caches (at a
+// replacedPatience of 1.5 s, one read in 5,000 to 8,000 failed, and
 // `st status` answered "offline"), so the run is long enough to meet one.
 func TestStatusReadsAcrossMountsNeverFail(t *testing.T) {
 	s := glustertest.ForTest(t, 2)
@@ -303,13 +288,13 @@ func TestStatusReadsAcrossMountsNeverFail(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _, err := reader.ReadRange("alice/status", 0, 4<<10)
+		b, err := readOneWay(reader, "alice/status", reads)
 		reader.Close()
 		switch {
 		case err != nil:
 			failed++
 			if failed <= 5 {
-				t.Errorf("read %d: %v", reads, err)
+				t.Errorf("read %d (way %d): %v", reads, reads%readWays, err)
 			}
 		case !slices.Contains(states, string(b)):
 			t.Errorf("read %d: %q, not a whole status", reads, b)
@@ -317,6 +302,41 @@ func TestStatusReadsAcrossMountsNeverFail(t *testing.T) {
 	}
 	t.Logf("%d rewrites through one mount, %d reads through the other, %d failed", stop(), reads, failed)
 }
+
+// readOneWay reads rel through tree by the reader way picks, in turn
+// every reader st has for a file another process rewrites: each goes
+// through retryReplaced, and each must hold on its own. (OpenRegular
+// is left out: it hands its caller an open file to stream, and st
+// streams only messages, which are never rewritten.)
+func readOneWay(tree *Tree, rel string, way int) ([]byte, error) {
+	switch way % readWays {
+	case 0:
+		b, _, err := tree.ReadRegular(rel)
+		return b, err
+	case 1:
+		b, _, err := tree.ReadHeadTail(rel, 1<<20)
+		return b, err
+	case 2:
+		b, _, err := tree.ReadRange(rel, 0, 1<<20)
+		return b, err
+	case 3:
+		b, _, err := tree.ReadTail(rel, 1<<20)
+		return b, err
+	}
+	folder, err := tree.OpenFolder(path.Dir(rel))
+	if err != nil {
+		return nil, err
+	}
+	defer folder.Close()
+	if way%readWays == 4 {
+		return folder.ReadRegular(path.Base(rel))
+	}
+	b, _, err := folder.ReadPrefix(path.Base(rel), 1<<20)
+	return b, err
+}
+
+// readWays is how many readers readOneWay knows.
+const readWays = 6
 
 // rewriting rewrites rel through tree with version(n), n = 1, 2, ..., as
 // fast as it can until the stop it returns is called; stop returns the
