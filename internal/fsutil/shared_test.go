@@ -221,7 +221,7 @@ func TestWriteAtomicReadAcrossMounts(t *testing.T) {
 	// long the version after the one it read had been.
 	var mu sync.Mutex
 	written := map[int]time.Time{}
-	stop := rewriting(t, trees[0], "status", version, func(n int) {
+	stop := rewriting(t, trees[0], "status", 0, version, func(n int) {
 		mu.Lock()
 		written[n] = time.Now()
 		mu.Unlock()
@@ -267,24 +267,11 @@ func TestWriteAtomicReadAcrossMounts(t *testing.T) {
 // replacedPatience of 1.5 s, one read in 5,000 to 8,000 failed, and
 // `st status` answered "offline"), so the run is long enough to meet one.
 func TestStatusReadsAcrossMountsNeverFail(t *testing.T) {
-	s := glustertest.ForTest(t, 2)
-	roots := []string{filepath.Join(s.Dirs[0], "store"), filepath.Join(s.Dirs[1], "store")}
-	if err := os.MkdirAll(filepath.Join(roots[0], "alice"), 0o777); err != nil {
-		t.Fatal(err)
-	}
-	writer, err := OpenOrCreate(roots[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer writer.Close()
-	states := []string{"busy\n", "available\n", "away\n", "dnd\n"}
-	if err := writer.WriteAtomic("alice/status", []byte(states[0])); err != nil {
-		t.Fatal(err)
-	}
-	stop := rewriting(t, writer, "alice/status", func(n int) []byte { return []byte(states[n%4]) }, nil)
+	writer, readerRoot := statusStore(t, glustertest.ForTest(t, 2))
+	stop := rewriting(t, writer, "alice/status", 0, func(n int) []byte { return []byte(statuses[n%4]) }, nil)
 	reads, failed := 0, 0
 	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); reads++ {
-		reader, err := Open(roots[1])
+		reader, err := Open(readerRoot)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -296,11 +283,34 @@ func TestStatusReadsAcrossMountsNeverFail(t *testing.T) {
 			if failed <= 5 {
 				t.Errorf("read %d (way %d): %v", reads, reads%readWays, err)
 			}
-		case !slices.Contains(states, string(b)):
+		case !slices.Contains(statuses, string(b)):
 			t.Errorf("read %d: %q, not a whole status", reads, b)
 		}
 	}
 	t.Logf("%d rewrites through one mount, %d reads through the other, %d failed", stop(), reads, failed)
+}
+
+// statuses are the versions statusStore's status is rewritten with.
+var statuses = []string{"busy\n", "available\n", "away\n", "dnd\n"}
+
+// statusStore makes a store on s holding alice/status, and returns a
+// tree on it through s's first mount, to rewrite the status with, and
+// the store's root through its second, for readers.
+func statusStore(t testing.TB, s *glustertest.Store) (writer *Tree, readerRoot string) {
+	t.Helper()
+	root := filepath.Join(s.Dirs[0], "store")
+	if err := os.MkdirAll(filepath.Join(root, "alice"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	writer, err := OpenOrCreate(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { writer.Close() })
+	if err := writer.WriteAtomic("alice/status", []byte(statuses[0])); err != nil {
+		t.Fatal(err)
+	}
+	return writer, filepath.Join(s.Dirs[1], "store")
 }
 
 // readOneWay reads rel through tree by the reader way picks, in turn
@@ -338,17 +348,18 @@ func readOneWay(tree *Tree, rel string, way int) ([]byte, error) {
 // readWays is how many readers readOneWay knows.
 const readWays = 6
 
-// rewriting rewrites rel through tree with version(n), n = 1, 2, ..., as
-// fast as it can until the stop it returns is called; stop returns the
-// number of versions written. wrote, when not nil, is told each one.
-func rewriting(t *testing.T, tree *Tree, rel string, version func(n int) []byte, wrote func(n int)) (stop func() int) {
+// rewriting rewrites rel through tree with version(n), n = 1, 2, ...,
+// pausing pause after each (0: as fast as it can), until the stop it
+// returns is called; stop returns the number of versions written. wrote,
+// when not nil, is told each one.
+func rewriting(t testing.TB, tree *Tree, rel string, pause time.Duration, version func(n int) []byte, wrote func(n int)) (stop func() int) {
 	quit, done := make(chan struct{}), make(chan int)
 	go func() {
 		n := 1
 		for ; ; n++ {
 			select {
 			case <-quit:
-				done <- n
+				done <- n - 1 // the versions written
 				return
 			default:
 			}
@@ -358,6 +369,7 @@ func rewriting(t *testing.T, tree *Tree, rel string, version func(n int) []byte,
 			if wrote != nil {
 				wrote(n)
 			}
+			time.Sleep(pause)
 		}
 	}()
 	return func() int {

@@ -19,6 +19,13 @@ func ForTestQuickReadOn(t testing.TB, n int) *Store {
 	return forTest(t, SetupQuickReadOn, n)
 }
 
+// ForTestStatPrefetchOff is ForTest on the volume whose StatPrefetch is
+// off.
+func ForTestStatPrefetchOff(t testing.TB, n int) *Store {
+	t.Helper()
+	return forTest(t, SetupStatPrefetchOff, n)
+}
+
 func forTest(t testing.TB, setup func(int) (*Store, error), n int) *Store {
 	t.Helper()
 	if testing.Short() {

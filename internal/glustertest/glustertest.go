@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,12 +35,29 @@ const (
 	Brick  = "/bricks/stvol"
 )
 
-// QuickRead is the volume option st needs off.
+// QuickRead is the volume option st needs off. quick-read caches a small
+// file's content in each client when it is looked up and serves that
+// copy for a while: a lookup of a temp file mid-write (a sweep's lstat, a
+// listing) through one mount then hands a reader there the file cut
+// where the write was, after the writer on another mount has published
+// it whole (docs/sharedfs.md).
 const QuickRead = "performance.quick-read"
 
 // QuickReadVolume is a second volume, with QuickRead left on (GlusterFS's
 // default), for the tests that st notices it (SetupQuickReadOn).
 const QuickReadVolume = "stvol-quickread"
+
+// StatPrefetch is the volume option of the client's metadata cache
+// (md-cache), on by default, and on for Volume: st's readers must hold
+// with it, and the doctor advises turning it off for a busy fleet.
+const StatPrefetch = "performance.stat-prefetch"
+
+// StatPrefetchOffVolume is a third volume, with StatPrefetch off too, to
+// measure what turning it off changes (SetupStatPrefetchOff).
+const StatPrefetchOffVolume = "stvol-nostatprefetch"
+
+// options are the values a volume's options must have.
+type options map[string]string
 
 // mountBase holds the mount points, one folder per process and mount
 // (<pid>-<n>), so a crashed test's leftovers can be told from a live
@@ -94,13 +112,23 @@ func lookPath(tool string) (string, error) {
 // Setup makes sure glusterd runs and the volume is started, mounts it n
 // times and makes a fresh folder on it. Close undoes the mounts and the
 // folder.
-func Setup(n int) (*Store, error) { return setup(Volume, true, n) }
+func Setup(n int) (*Store, error) {
+	return setup(Volume, options{QuickRead: "off", StatPrefetch: "on"}, n)
+}
 
 // SetupQuickReadOn is Setup on QuickReadVolume, whose QuickRead is on.
-func SetupQuickReadOn(n int) (*Store, error) { return setup(QuickReadVolume, false, n) }
+func SetupQuickReadOn(n int) (*Store, error) {
+	return setup(QuickReadVolume, options{QuickRead: "on"}, n)
+}
 
-// setup is Setup of volume vol, with QuickRead off or on.
-func setup(vol string, quickReadOff bool, n int) (*Store, error) {
+// SetupStatPrefetchOff is Setup on StatPrefetchOffVolume, whose
+// StatPrefetch is off.
+func SetupStatPrefetchOff(n int) (*Store, error) {
+	return setup(StatPrefetchOffVolume, options{QuickRead: "off", StatPrefetch: "off"}, n)
+}
+
+// setup is Setup of volume vol, with its options set to opts.
+func setup(vol string, opts options, n int) (*Store, error) {
 	if err := Available(); err != nil {
 		return nil, err
 	}
@@ -112,7 +140,7 @@ func setup(vol string, quickReadOff bool, n int) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = ensureVolume(vol, quickReadOff)
+	err = ensureVolume(vol, opts)
 	if err == nil {
 		sweepStale()
 	}
@@ -189,9 +217,10 @@ func sweepStale() {
 	}
 }
 
-// ensureVolume starts glusterd unless it answers, then creates and
-// starts the volume unless it is.
-func ensureVolume(vol string, quickReadOff bool) error {
+// ensureVolume starts glusterd unless it answers, then creates the
+// volume unless it is, sets its options to opts, and starts it unless it
+// runs.
+func ensureVolume(vol string, opts options) error {
 	if _, err := gluster("pool", "list"); err != nil {
 		glusterd, _ := lookPath("glusterd")
 		if out, err := exec.Command(glusterd).CombinedOutput(); err != nil {
@@ -223,16 +252,12 @@ func ensureVolume(vol string, quickReadOff bool) error {
 			return err
 		}
 	}
-	// quick-read caches a small file's content in each client when it
-	// is looked up and serves that copy for a while: a lookup of a temp
-	// file mid-write (a sweep's lstat, a listing) through one mount then
-	// hands a reader there the file cut where the write was, after the
-	// writer on another mount has published it whole. st needs it off
-	// (docs/sharedfs.md).
-	want := map[bool]string{true: "off", false: "on"}[quickReadOff]
-	if got, err := gluster("volume", "get", vol, QuickRead); err != nil || !strings.Contains(got, " "+want) {
-		if _, err := gluster("volume", "set", vol, QuickRead, want); err != nil {
-			return err
+	for _, opt := range slices.Sorted(maps.Keys(opts)) {
+		want := opts[opt]
+		if got, err := gluster("volume", "get", vol, opt); err != nil || !strings.Contains(got, " "+want) {
+			if _, err := gluster("volume", "set", vol, opt, want); err != nil {
+				return err
+			}
 		}
 	}
 	if !strings.Contains(info, "Status: Started") {

@@ -71,7 +71,7 @@ func TestSetupStartsADeadBrick(t *testing.T) {
 		t.Skip("skipping: GlusterFS tests are not short")
 	}
 	const vol = "stvol-brick-death"
-	s, err := setup(vol, true, 1)
+	s, err := setup(vol, options{QuickRead: "off"}, 1)
 	if errors.Is(err, ErrUnavailable) {
 		t.Skipf("skipping: %v", err)
 	}
@@ -107,7 +107,7 @@ func TestSetupStartsADeadBrick(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s, err = setup(vol, true, 1)
+	s, err = setup(vol, options{QuickRead: "off"}, 1)
 	if err != nil {
 		t.Fatalf("setup after the brick died: %v", err)
 	}

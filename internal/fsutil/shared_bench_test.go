@@ -1,0 +1,89 @@
+package fsutil
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/smalltalk-go/st/internal/glustertest"
+)
+
+// BenchmarkReadersAcrossMounts: readers of one status through one
+// GlusterFS mount at once, each opening a tree for each read as an st
+// process does and taking every reader st has for a rewritten file in
+// turn, while another mount rewrites it as fast as it can, every 50 ms
+// or every second; on a volume that keeps the client's metadata cache
+// (performance.stat-prefetch on, GlusterFS's default) and on one without
+// it. It reports, per 20 s window, the rewrites and reads a second, the
+// reads slower than 100 ms and the reads that failed (docs/sharedfs.md).
+// Not run by CI:
+//
+//	go test ./internal/fsutil -run '^$' -bench ReadersAcrossMounts -benchtime 1x
+func BenchmarkReadersAcrossMounts(b *testing.B) {
+	volumes := []struct {
+		name  string
+		store func(testing.TB, int) *glustertest.Store
+	}{
+		{"stat-prefetch=on", glustertest.ForTest},
+		{"stat-prefetch=off", glustertest.ForTestStatPrefetchOff},
+	}
+	for _, vol := range volumes {
+		for _, pause := range []time.Duration{0, 50 * time.Millisecond, time.Second} {
+			for _, readers := range []int{1, 2, 6} {
+				b.Run(fmt.Sprintf("%s/pause=%s/readers=%d", vol.name, pause, readers), func(b *testing.B) {
+					writer, readerRoot := statusStore(b, vol.store(b, 2))
+					for b.Loop() {
+						window := readAcrossMounts(b, writer, readerRoot, pause, readers, 20*time.Second)
+						b.ReportMetric(float64(window.rewrites)/window.took.Seconds(), "rewrites/s")
+						b.ReportMetric(float64(window.reads)/window.took.Seconds(), "reads/s")
+						b.ReportMetric(float64(window.slow), "slow-reads")
+						b.ReportMetric(float64(window.failed), "failed-reads")
+					}
+				})
+			}
+		}
+	}
+}
+
+// readWindow is what readAcrossMounts counted.
+type readWindow struct {
+	rewrites, reads, slow, failed int64
+	took                          time.Duration
+}
+
+// readAcrossMounts rewrites alice/status through writer, pausing pause
+// after each, while readers goroutines read it under readerRoot for d.
+func readAcrossMounts(tb testing.TB, writer *Tree, readerRoot string, pause time.Duration, readers int, d time.Duration) readWindow {
+	start := time.Now()
+	stop := rewriting(tb, writer, "alice/status", pause, func(n int) []byte { return []byte(statuses[n%4]) }, nil)
+	var reads, slow, failed atomic.Int64
+	var wg sync.WaitGroup
+	end := start.Add(d)
+	for i := range readers {
+		wg.Go(func() {
+			for way := i; time.Now().Before(end); way++ {
+				reader, err := Open(readerRoot)
+				if err != nil {
+					tb.Error(err)
+					return
+				}
+				began := time.Now()
+				got, err := readOneWay(reader, "alice/status", way)
+				if time.Since(began) > 100*time.Millisecond {
+					slow.Add(1)
+				}
+				reader.Close()
+				reads.Add(1)
+				if err != nil || !slices.Contains(statuses, string(got)) {
+					failed.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	rewrites := stop()
+	return readWindow{rewrites: int64(rewrites), reads: reads.Load(), slow: slow.Load(), failed: failed.Load(), took: time.Since(start)}
+}
