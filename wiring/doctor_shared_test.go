@@ -1,6 +1,7 @@
 package wiring
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,6 +25,11 @@ func TestCheckStoreOnGluster(t *testing.T) {
 	want := "ok    store: " + s.Dirs[0] + " is on fuse.glusterfs (network filesystem): flock keeps a second open out"
 	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "performance.quick-read off, as st needs") {
 		t.Errorf("no line %q saying quick-read is off in:\n%s", want, out.String())
+	}
+	// The test volume keeps GlusterFS's default performance.stat-prefetch
+	// on, which the line advises against for a busy fleet.
+	if !strings.Contains(out.String(), "gluster volume set <volume> performance.stat-prefetch off") {
+		t.Errorf("no advice on performance.stat-prefetch in:\n%s", out.String())
 	}
 	out.Reset()
 	checkStore(StoreCheck{Root: t.TempDir(), StateDir: state}, func(f string, a ...any) { t.Errorf("local: "+f, a...) }, &out)
@@ -65,8 +71,45 @@ func TestSharedFSProblem(t *testing.T) {
 			t.Errorf("%s %q: %q, want one naming %q", c.fs.Name, c.fs.Options, got, c.want)
 		}
 	}
-	if n := sharedFSNote(fsutil.FS{Name: "fuse.glusterfs"}); !strings.Contains(n, "performance.quick-read off, which this client does not show") {
-		t.Errorf("GlusterFS note: %q", n)
+}
+
+// TestSharedFSNote: what the doctor adds for a GlusterFS client, by the
+// translators its meta folder lists: that quick-read is off, or that it
+// cannot tell, and advice when md-cache (performance.stat-prefetch) is on.
+func TestSharedFSNote(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		translators []string // nil: no meta folder
+		want, not   []string
+	}{
+		{"no meta folder", nil,
+			[]string{"performance.quick-read off, which this client does not show"}, []string{"stat-prefetch"}},
+		{"md-cache on", []string{"vol-client-0", "vol-md-cache", "vol-write-behind"},
+			[]string{"performance.quick-read off, as st needs", "performance.stat-prefetch on (this client loads vol-md-cache)",
+				"gluster volume set <volume> performance.stat-prefetch off"}, nil},
+		{"md-cache off", []string{"vol-client-0", "vol-write-behind"},
+			[]string{"performance.quick-read off, as st needs"}, []string{"stat-prefetch"}},
+	} {
+		mount := t.TempDir()
+		if c.translators != nil {
+			active := filepath.Join(mount, ".meta", "graphs", "active")
+			for _, xl := range c.translators {
+				if err := os.MkdirAll(filepath.Join(active, xl), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		n := sharedFSNote(fsutil.FS{Name: "fuse.glusterfs", Mount: mount})
+		for _, w := range c.want {
+			if !strings.Contains(n, w) {
+				t.Errorf("%s: note %q lacks %q", c.name, n, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(n, w) {
+				t.Errorf("%s: note %q names %q", c.name, n, w)
+			}
+		}
 	}
 	if n := sharedFSNote(fsutil.FS{Name: "nfs"}); n != "" {
 		t.Errorf("NFS note: %q", n)

@@ -167,11 +167,18 @@ func sharedFSProblem(fsys fsutil.FS) string {
 }
 
 // glusterQuickRead reports whether the GlusterFS client mounted at mount
-// loads the quick-read translator, and its name: the client's meta
-// folder lists the active graph's translators as <volume>-<translator>,
-// <volume>-quick-read exactly while the volume's performance.quick-read
-// is on. known is false when the folder cannot be read.
+// loads the quick-read translator, and its name; known is false when the
+// client does not show its translators.
 func glusterQuickRead(mount string) (xl string, on, known bool) {
+	return glusterTranslator(mount, "-quick-read")
+}
+
+// glusterTranslator reports whether the GlusterFS client mounted at mount
+// loads the translator named <volume><suffix>, and its name: the client's
+// meta folder lists the active graph's translators, each exactly while
+// the volume option that turns it on is on. known is false when the
+// folder cannot be read.
+func glusterTranslator(mount, suffix string) (xl string, on, known bool) {
 	if mount == "" {
 		return "", false, false
 	}
@@ -180,7 +187,7 @@ func glusterQuickRead(mount string) (xl string, on, known bool) {
 		return "", false, false
 	}
 	for _, e := range names {
-		if strings.HasSuffix(e.Name(), "-quick-read") {
+		if strings.HasSuffix(e.Name(), suffix) {
 			return e.Name(), true, true
 		}
 	}
@@ -193,11 +200,20 @@ func sharedFSNote(fsys fsutil.FS) string {
 	if fsys.Name != "fuse.glusterfs" {
 		return ""
 	}
-	if _, _, known := glusterQuickRead(fsys.Mount); known {
-		return "; its volume has performance.quick-read off, as st needs (docs/sharedfs.md)"
+	if _, _, known := glusterQuickRead(fsys.Mount); !known {
+		return "; GlusterFS also needs its volume option performance.quick-read off, which this client does not show " +
+			"(gluster volume get <volume> performance.quick-read; docs/sharedfs.md)"
 	}
-	return "; GlusterFS also needs its volume option performance.quick-read off, which this client does not show " +
-		"(gluster volume get <volume> performance.quick-read; docs/sharedfs.md)"
+	note := "; its volume has performance.quick-read off, as st needs"
+	// md-cache, the translator of performance.stat-prefetch, keeps handing
+	// readers here a replaced file's old handle while they read it at once
+	// (docs/sharedfs.md).
+	if xl, on, _ := glusterTranslator(fsys.Mount, "-md-cache"); on {
+		note += ", and performance.stat-prefetch on (this client loads " + xl + "): several readers here of a file " +
+			"another host rewrites wait about a second at each rewrite, and can give up when it is rewritten many times " +
+			"a second; for a busy fleet: gluster volume set <volume> performance.stat-prefetch off"
+	}
+	return note + " (docs/sharedfs.md)"
 }
 
 // bare is err without the path that the report already names.
