@@ -135,15 +135,9 @@ func sharedPath(path string) bool {
 // to racedPatience; only stores on a shared filesystem take it, so a
 // file planted where a folder belongs still fails at once elsewhere.
 func retryRaced(op func() error) error {
-	err := op()
-	wait, waited := time.Millisecond, time.Duration(0)
-	for (errors.Is(err, syscall.EEXIST) || errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ESTALE)) && waited < racedPatience {
-		time.Sleep(wait)
-		waited += wait
-		wait = min(2*wait, maxReplacedWait)
-		err = op()
-	}
-	return err
+	return retryWhile(op, func(err error) bool {
+		return errors.Is(err, syscall.EEXIST) || errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ESTALE)
+	}, racedPatience)
 }
 
 // Sub opens folder rel as a tree of its own, confined to it. Reading many
@@ -361,13 +355,20 @@ func replacedMeanwhile(err error) bool {
 // the last error stands (a file really removed reads as missing on the
 // next look).
 func retryReplaced(read func() error) error {
-	err := read()
+	return retryWhile(read, replacedMeanwhile, replacedPatience)
+}
+
+// retryWhile runs op again while its error is one again says may pass,
+// for up to patience, the waits between runs doubling from a millisecond
+// up to maxReplacedWait; the last error stands.
+func retryWhile(op func() error, again func(error) bool, patience time.Duration) error {
+	err := op()
 	wait, waited := time.Millisecond, time.Duration(0)
-	for replacedMeanwhile(err) && waited < replacedPatience {
+	for err != nil && again(err) && waited < patience {
 		time.Sleep(wait)
 		waited += wait
 		wait = min(2*wait, maxReplacedWait)
-		err = read()
+		err = op()
 	}
 	return err
 }
