@@ -2,9 +2,6 @@ package fsutil
 
 import (
 	"fmt"
-	"slices"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,7 +33,7 @@ func BenchmarkReadersAcrossMounts(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/pause=%s/readers=%d", vol.name, pause, readers), func(b *testing.B) {
 					writer, readerRoot := statusStore(b, vol.store(b, 2))
 					for b.Loop() {
-						window := readAcrossMounts(b, writer, readerRoot, pause, readers, 20*time.Second)
+						window := readAcrossMounts(b, writer, readerRoot, pause, readers, 20*time.Second, nil)
 						b.ReportMetric(float64(window.rewrites)/window.took.Seconds(), "rewrites/s")
 						b.ReportMetric(float64(window.reads)/window.took.Seconds(), "reads/s")
 						b.ReportMetric(float64(window.slow), "slow-reads")
@@ -46,44 +43,4 @@ func BenchmarkReadersAcrossMounts(b *testing.B) {
 			}
 		}
 	}
-}
-
-// readWindow is what readAcrossMounts counted.
-type readWindow struct {
-	rewrites, reads, slow, failed int64
-	took                          time.Duration
-}
-
-// readAcrossMounts rewrites alice/status through writer, pausing pause
-// after each, while readers goroutines read it under readerRoot for d.
-func readAcrossMounts(tb testing.TB, writer *Tree, readerRoot string, pause time.Duration, readers int, d time.Duration) readWindow {
-	start := time.Now()
-	stop := rewriting(tb, writer, "alice/status", pause, func(n int) []byte { return []byte(statuses[n%4]) }, nil)
-	var reads, slow, failed atomic.Int64
-	var wg sync.WaitGroup
-	end := start.Add(d)
-	for i := range readers {
-		wg.Go(func() {
-			for way := i; time.Now().Before(end); way++ {
-				reader, err := Open(readerRoot)
-				if err != nil {
-					tb.Error(err)
-					return
-				}
-				began := time.Now()
-				got, err := readOneWay(reader, "alice/status", way)
-				if time.Since(began) > 100*time.Millisecond {
-					slow.Add(1)
-				}
-				reader.Close()
-				reads.Add(1)
-				if err != nil || !slices.Contains(statuses, string(got)) {
-					failed.Add(1)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	rewrites := stop()
-	return readWindow{rewrites: int64(rewrites), reads: reads.Load(), slow: slow.Load(), failed: failed.Load(), took: time.Since(start)}
 }

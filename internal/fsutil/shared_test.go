@@ -268,26 +268,18 @@ func TestWriteAtomicReadAcrossMounts(t *testing.T) {
 // `st status` answered "offline"), so the run is long enough to meet one.
 func TestStatusReadsAcrossMountsNeverFail(t *testing.T) {
 	writer, readerRoot := statusStore(t, glustertest.ForTest(t, 2))
-	stop := rewriting(t, writer, "alice/status", 0, func(n int) []byte { return []byte(statuses[n%4]) }, nil)
-	reads, failed := 0, 0
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); reads++ {
-		reader, err := Open(readerRoot)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := readOneWay(reader, "alice/status", reads)
-		reader.Close()
+	errs := 0
+	w := readAcrossMounts(t, writer, readerRoot, 0, 1, 20*time.Second, func(read int64, way int, got []byte, err error) {
 		switch {
 		case err != nil:
-			failed++
-			if failed <= 5 {
-				t.Errorf("read %d (way %d): %v", reads, reads%readWays, err)
+			if errs++; errs <= 5 {
+				t.Errorf("read %d (way %d): %v", read, way, err)
 			}
-		case !slices.Contains(statuses, string(b)):
-			t.Errorf("read %d: %q, not a whole status", reads, b)
+		default:
+			t.Errorf("read %d (way %d): %q, not a whole status", read, way, got)
 		}
-	}
-	t.Logf("%d rewrites through one mount, %d reads through the other, %d failed", stop(), reads, failed)
+	})
+	t.Logf("%d rewrites through one mount, %d reads through the other, %d failed", w.rewrites, w.reads, w.failed)
 }
 
 // statuses are the versions statusStore's status is rewritten with.
@@ -311,6 +303,53 @@ func statusStore(t testing.TB, s *glustertest.Store) (writer *Tree, readerRoot s
 		t.Fatal(err)
 	}
 	return writer, filepath.Join(s.Dirs[1], "store")
+}
+
+// readWindow is what readAcrossMounts counted.
+type readWindow struct {
+	rewrites, reads, slow, failed int64
+	took                          time.Duration
+}
+
+// readAcrossMounts rewrites alice/status through writer, pausing pause
+// after each, while readers goroutines read it under readerRoot for d,
+// each opening a tree for each read and taking readOneWay's readers in
+// turn. failed, when not nil, is told each read that failed or was not a
+// whole status (got, err), by the reader's goroutine.
+func readAcrossMounts(tb testing.TB, writer *Tree, readerRoot string, pause time.Duration, readers int, d time.Duration,
+	failed func(read int64, way int, got []byte, err error)) readWindow {
+	start := time.Now()
+	stop := rewriting(tb, writer, "alice/status", pause, func(n int) []byte { return []byte(statuses[n%4]) }, nil)
+	var reads, slow, failures atomic.Int64
+	var wg sync.WaitGroup
+	end := start.Add(d)
+	for i := range readers {
+		wg.Go(func() {
+			for way := i; time.Now().Before(end); way++ {
+				reader, err := Open(readerRoot)
+				if err != nil {
+					tb.Error(err)
+					return
+				}
+				began := time.Now()
+				got, err := readOneWay(reader, "alice/status", way)
+				if time.Since(began) > 100*time.Millisecond {
+					slow.Add(1)
+				}
+				reader.Close()
+				n := reads.Add(1)
+				if err != nil || !slices.Contains(statuses, string(got)) {
+					failures.Add(1)
+					if failed != nil {
+						failed(n, way%readWays, got, err)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	rewrites := stop()
+	return readWindow{rewrites: int64(rewrites), reads: reads.Load(), slow: slow.Load(), failed: failures.Load(), took: time.Since(start)}
 }
 
 // readOneWay reads rel through tree by the reader way picks, in turn
