@@ -586,90 +586,37 @@ func pathTokens(code string) []string {
 	return out
 }
 
-// awkRule: a program without output redirection or system() only reads.
+// awkRule: a program without output redirection or system() only reads;
+// gawk's inplace extension (-i inplace) rewrites every file operand; a
+// program or library from a file may do anything with them.
 func awkRule(in invocation) {
-	o := optSpec{value: "fvFE"}.parse(in.args)
-	if len(o.vals["f"]) > 0 {
-		in.s.unknown(o.ops, "st cannot tell what the awk program "+o.vals["f"][0].text+" writes")
-		return
+	o := optSpec{value: "fvFEeilW", long: []string{"file", "assign", "field-separator", "exec", "source", "include", "load"}}.parse(in.args)
+	progs, files := o.values("e", "source"), o.ops
+	fromFile := o.values("f", "file", "E", "exec")
+	if len(progs) == 0 && len(fromFile) == 0 && len(files) > 0 {
+		progs, files = files[:1], files[1:]
 	}
-	if len(o.ops) == 0 {
-		return
+	libs := o.values("i", "include", "l", "load")
+	inplace := slices.ContainsFunc(libs, func(w word) bool { return w.text == "inplace" || w.text == "inplace.awk" })
+	if inplace {
+		in.writeAll(files)
 	}
-	prog := o.ops[0].text
-	if !strings.ContainsAny(prog, ">|") && !strings.Contains(prog, "system") {
-		return
+	for _, w := range append(fromFile, libs...) {
+		if w.text != "inplace" && w.text != "inplace.awk" {
+			in.s.unknown(files, "st cannot tell what the awk code in "+w.text+" writes")
+			return
+		}
 	}
 	why := "st cannot tell what the awk program run here does with it"
-	for _, t := range pathTokens(prog) {
-		in.s.undecided(word{text: t, lit: true, pre: t}, why)
-	}
-	in.s.unknown(o.ops[1:], why)
-}
-
-// gitRule reads git [-C DIR] [-c K=V] SUBCOMMAND …
-func gitRule(in invocation) {
-	args := in.args
-	var dirs []word
-	for len(args) > 0 && args[0].isFlag() {
-		a := args[0].text
-		args = args[1:]
-		switch {
-		case a == "-C" && len(args) > 0:
-			dirs = append(dirs, args[0])
-			args = args[1:]
-		case (a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace") && len(args) > 0:
-			args = args[1:]
+	for _, p := range progs {
+		if !strings.ContainsAny(p.text, ">|") && !strings.Contains(p.text, "system") {
+			continue
 		}
-	}
-	if len(args) == 0 {
-		return
-	}
-	if len(dirs) > 0 {
-		at := in.s.at
-		defer func() { in.s.at = at }()
-		for _, d := range dirs {
-			in.s.cd(d, "git -C")
+		for _, t := range pathTokens(p.text) {
+			in.s.undecided(word{text: t, lit: true, pre: t}, why)
 		}
-	}
-	sub, rest := args[0].text, args[1:]
-	in.name = "git " + sub
-	switch sub {
-	case "checkout":
-		o := optSpec{value: "bB", long: []string{"orphan", "conflict", "pathspec-from-file"}}.parse(rest)
-		in.writeAll(o.ops)
-	case "restore":
-		in.writeAll(optSpec{value: "s", long: []string{"source", "pathspec-from-file"}}.parse(rest).ops)
-	case "rm":
-		o := optSpec{}.parse(rest)
-		if !o.any("cached") {
-			for _, w := range o.ops {
-				in.writeTree(w, o.any("r"))
-			}
-		}
-	case "mv":
-		copyRule(true, copySpec)(invocation{s: in.s, name: "git mv", args: rest})
-	case "apply":
-		o := optSpec{value: "pC", long: []string{"directory", "exclude", "include"}}.parse(rest)
-		switch {
-		case o.any("check", "stat", "numstat", "summary", "cached"):
-		case len(o.ops) > 0 || in.stdin == "":
-			in.s.eff.blind("st cannot see which files this `git apply` changes: the diff is not written in the command")
-		default:
-			strip := 1
-			if p := o.vals["p"]; len(p) > 0 {
-				strip = atoi(p[len(p)-1].text)
-			}
-			in.diffWrites(in.stdin, strip)
-		}
-	case "am":
-		in.s.eff.blind("st cannot see which files this `git am` changes")
-	case "clean":
-		o := optSpec{value: "e", long: []string{"exclude"}}.parse(rest)
-		if !o.any("n", "dry-run") {
-			for _, w := range o.ops {
-				in.writeTree(w, true)
-			}
+		if !inplace {
+			in.s.unknown(files, why)
 		}
 	}
 }

@@ -18,6 +18,8 @@ import (
 // fsys is what the walk asks of the filesystem (tests fake it).
 type fsys interface {
 	isDir(p string) bool
+	exists(p string) bool
+	gitTop(dir string) string // the working tree holding dir, "" outside any
 }
 
 type osFS struct{}
@@ -25,6 +27,24 @@ type osFS struct{}
 func (osFS) isDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+func (osFS) exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// gitTop is the nearest folder at or above dir holding a .git (a folder,
+// or a file in a linked worktree).
+func (osFS) gitTop(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
 
 // maxFolders bounds the folders a shell may be in that the walk keeps;

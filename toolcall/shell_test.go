@@ -7,11 +7,25 @@ import (
 	"testing"
 )
 
-// fakeFS says which folders exist: everything under /p but /p/none.
+// fakeFS says which folders exist: everything under /p but /p/none and
+// the names holding "branch"; the .go files under /p exist too. /p is a
+// repository.
 type fakeFS struct{}
 
 func (fakeFS) isDir(p string) bool {
-	return (p == "/p" || strings.HasPrefix(p, "/p/")) && !strings.Contains(p, "none") && !strings.HasSuffix(p, ".go")
+	return (p == "/p" || strings.HasPrefix(p, "/p/")) && !strings.Contains(p, "none") && !strings.Contains(p, "branch") &&
+		!strings.HasSuffix(p, ".go")
+}
+
+func (f fakeFS) exists(p string) bool {
+	return f.isDir(p) || strings.HasPrefix(p, "/p/") && strings.HasSuffix(p, ".go") && !strings.Contains(p, "none")
+}
+
+func (fakeFS) gitTop(dir string) string {
+	if dir == "/p" || strings.HasPrefix(dir, "/p/") {
+		return "/p"
+	}
+	return ""
 }
 
 func paths(list []Named) []string {
@@ -46,7 +60,11 @@ func TestShellFolders(t *testing.T) {
 		{"quoted", `cd "my dir" && echo > 'a b'`, []string{"/p/my dir/a b"}, ""},
 		{"escaped", `cd my\ dir && echo > f`, []string{"/p/my dir/f"}, ""},
 		{"env -C", "env -C a FOO=1 touch f; echo > g", []string{"/p/a/f", "/p/g"}, ""},
-		{"git -C", "git -C a checkout -- f", []string{"/p/a/f"}, ""},
+		{"git -C", "git -C a checkout -- f", []string{"/p/a/f", "/p/a/f/**"}, ""},
+		{"git -C for its command only", "git -C a reset --hard; echo > f", []string{"/p/f"}, ""},
+		{"git from a folder st cannot tell", "cd $D && git pull", nil, "which repository `git pull`"},
+		{"git --work-tree with a variable", "git --work-tree=$W reset --hard", nil, "--work-tree holds a variable"},
+		{"git checkout of paths listed in a file", "git checkout --pathspec-from-file=list", nil, "listed in a file"},
 		{"bash -c keeps its own folder", "bash -c 'cd a; echo > f'; echo > g", []string{"/p/a/f", "/p/g"}, ""},
 		{"eval moves this shell", "eval 'cd a'; echo > f", []string{"/p/a/f"}, ""},
 		{"cd $VAR", "cd $D && echo > f", nil, "variable"},
@@ -112,7 +130,53 @@ func TestCommandRules(t *testing.T) {
 		{"go mod tidy", []string{"/p/go.mod", "/p/go.sum"}, nil},
 		{"go fmt ./pkg/...", nil, []string{"/p/pkg/**"}},
 		{"git rm --cached a", nil, nil},
+		{"git rm a", []string{"/p/a"}, nil},
+		{"git rm -r '*.log'", []string{"/p/**/*.log"}, nil},
 		{"git clean -fd d", []string{"/p/d", "/p/d/**"}, nil},
+		{"git clean -fdx", []string{"/p", "/p/**"}, nil},
+		{"cd sub && git clean -f", []string{"/p/sub", "/p/sub/**"}, nil},
+		{"git clean -n", nil, nil},
+		{"git checkout .", []string{"/p", "/p/**"}, nil},
+		{"git checkout a.go", []string{"/p/a.go", "/p/a.go/**"}, nil},
+		{"git checkout HEAD~1 -- src", []string{"/p/src", "/p/src/**"}, nil},
+		{"git checkout branch a.go", []string{"/p/a.go", "/p/a.go/**"}, nil},
+		{"git checkout -- '*.go'", []string{"/p/**/*.go"}, nil},
+		{"git checkout -- 'src/*.go' 'src/a*b/x.go'", []string{"/p/src/**/*.go", "/p/src/**"}, nil},
+		{"cd sub && git checkout -- :/src", []string{"/p/src", "/p/src/**"}, nil},
+		{"git checkout -- ':!vendor'", nil, []string{"/p/**"}},
+		{"git checkout branch", nil, []string{"/p/**"}},
+		{"cd sub && git checkout branch", nil, []string{"/p/**"}},
+		{"git checkout -b new-branch", nil, nil},
+		{"git checkout -b new-branch branch", nil, []string{"/p/**"}},
+		{"git checkout -p", nil, []string{"/p/**"}},
+		{"git restore .", []string{"/p", "/p/**"}, nil},
+		{"git restore --staged a.go", nil, nil},
+		{"git restore -SW a.go", []string{"/p/a.go", "/p/a.go/**"}, nil},
+		{"git restore --source=HEAD~1 :/", []string{"/p", "/p/**"}, nil},
+		{"git switch branch", nil, []string{"/p/**"}},
+		{"git switch -c new-branch", nil, nil},
+		{"git switch -c new-branch origin/branch", nil, []string{"/p/**"}},
+		{"git switch --orphan new-branch", nil, []string{"/p/**"}},
+		{"git reset --hard", nil, []string{"/p/**"}},
+		{"git reset --keep HEAD~1", nil, []string{"/p/**"}},
+		{"git reset HEAD~1", nil, nil},
+		{"git reset -- a.go", nil, nil},
+		{"git stash", nil, []string{"/p/**"}},
+		{"git stash -u", nil, []string{"/p/**"}},
+		{"git stash push -m wip -- a.go", []string{"/p/a.go", "/p/a.go/**"}, nil},
+		{"git stash pop", nil, []string{"/p/**"}},
+		{"git stash list", nil, nil},
+		{"git stash show -p", nil, nil},
+		{"git merge topic", nil, []string{"/p/**"}},
+		{"git pull --rebase", nil, []string{"/p/**"}},
+		{"git rebase --abort", nil, []string{"/p/**"}},
+		{"git cherry-pick abc123", nil, []string{"/p/**"}},
+		{"git revert HEAD", nil, []string{"/p/**"}},
+		{"git am x.patch", nil, []string{"/p/**"}},
+		{"git --work-tree=/w reset --hard", nil, []string{"/w/**"}},
+		{"git -C /p/sub pull", nil, []string{"/p/**"}},
+		{"git -C /elsewhere pull", nil, []string{"/elsewhere/**", "/p/**"}}, // the -C may fail: st keeps both
+		{"git status && git diff && git log -p && git fetch", nil, nil},
 		{"git apply --check x.patch", nil, nil},
 		{"git apply <<'EOF'\n--- a/x\n+++ b/x\nEOF", []string{"/p/x"}, nil},
 		{"patch -o out a.go x.diff", []string{"/p/out", "/p/a.go"}, nil},
@@ -130,6 +194,12 @@ func TestCommandRules(t *testing.T) {
 		{"python3 gen.py --out=x.go", nil, []string{"/p/x.go"}},
 		{"make -C sub all", nil, []string{"/p/sub", "/p/all"}},
 		{`awk '{print $1}' a`, nil, nil},
+		{`awk -F: -v x=1 '{print $1}' a`, nil, nil},
+		{`gawk -i inplace '{sub(/a/,"b")} 1' a b`, []string{"/p/a", "/p/b"}, nil},
+		{`awk --include=inplace -e '{print}' a`, []string{"/p/a"}, nil},
+		{`awk -f prog.awk a`, nil, []string{"/p/a"}},
+		{`awk -i lib.awk '{print}' a`, nil, []string{"/p/a"}},
+		{`awk '{print > "out.txt"}' a`, nil, []string{"/p/out.txt", "/p/a"}},
 		{"echo > out/$N.go", nil, []string{"/p/out/**"}},
 		{"echo > src/*.g[oa]", []string{"/p/src/*.g*"}, nil},
 		{"echo > src/{a,b}.go", []string{"/p/src/*.go"}, nil},
@@ -196,6 +266,7 @@ func FuzzOf(f *testing.F) {
 		"bash -c 'eval \"cp a b\"' | tee -a c", "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a\n*** End Patch\nEOF",
 		"printf '%s' '*** Begin Patch\n*** Delete File: x\n*** End Patch' | apply_patch", "f() { rm -rf $X/*; }; f",
 		"find . -exec sh -c 'echo > {}' \\;", "git -C ../x checkout -- '*.go'", "env -C a/.. dd of=/dev/null",
+		"cd a && git --work-tree=../w stash pop", "git checkout -- ':/x/..' 'a*b/[c]d' ':!y'", "gawk -i inplace -e 1 f",
 	} {
 		f.Add(s, uint8(Shell))
 	}
