@@ -122,7 +122,8 @@ func buildTables() {
 		shift wait read export unset alias unalias umask ulimit trap set shopt history jobs fg bg hash local declare
 		typeset readonly getopts break continue : cut tr nproc free lsof man info bat fd locate dirs let disown
 		shasum column tsort look cmp iconv base64 base32 numfmt expr bc dc factor sum cal env-print staticcheck
-		golangci-lint errcheck gopls shellcheck hyperfine pgrep pidof ss netstat ip ping host dig nslookup`) {
+		golangci-lint errcheck gopls shellcheck hyperfine pgrep pidof ss netstat ip ping host dig nslookup
+		pytest mypy pyright flake8 pylint pyflakes`) {
 		readers[n] = true
 	}
 }
@@ -150,16 +151,23 @@ func (s *shell) call(args []word, stdin string, piped bool) {
 }
 
 // unknown records every operand of a command st does not know, and the
-// value of each --option=value, as undecided.
+// value of each --option=value, as undecided; a folder with everything
+// under it, as such a command may act on all of it (black ., prettier
+// --write .).
 func (s *shell) unknown(args []word, why string) {
 	for _, a := range args {
 		if a.isFlag() {
-			if _, v, ok := strings.Cut(a.text, "="); ok && v != "" {
-				s.undecided(word{text: v, lit: true, pre: v}, why)
+			_, v, ok := strings.Cut(a.text, "=")
+			if !ok || v == "" {
+				continue
 			}
-			continue
+			a = word{text: v, lit: true, pre: v}
 		}
 		s.undecided(a, why)
+		if s.dirWord(a) {
+			t := strings.TrimSuffix(a.text, "/") + "/**"
+			s.undecided(word{text: t, lit: true, glob: true, pre: t}, why)
+		}
 	}
 }
 
@@ -546,10 +554,19 @@ func interpreterRule(in invocation, codeFlags string) {
 			code = append(code, w.text)
 		}
 	}
+	if m := o.vals["m"]; len(m) > 0 && readers[m[len(m)-1].text] {
+		return // python3 -m pytest: a reader run as a module
+	}
 	rest := in.args // what the code or script gets: its operands and options
 	switch {
 	case len(code) > 0 || len(o.vals["m"]) > 0:
 		rest = o.ops
+	case len(o.ops) > 0 && o.ops[0].lit && o.ops[0].text == "-": // the program comes on stdin
+		i := slices.IndexFunc(in.args, func(w word) bool { return w.lit && w.text == "-" })
+		rest = in.args[i+1:]
+		if in.stdin != "" {
+			code = append(code, in.stdin)
+		}
 	case len(o.ops) > 0:
 		why = "st cannot tell what the script " + o.ops[0].text + " writes"
 		i := slices.IndexFunc(in.args, func(w word) bool { return w.text == o.ops[0].text && !w.isFlag() })
