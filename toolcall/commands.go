@@ -49,6 +49,8 @@ func buildTables() {
 			copyRule(false, installSpec)(in)
 		},
 		"rsync": rsyncRule,
+		"scp":   scpRule,
+		"zip":   zipRule,
 		"dd":    ddRule,
 		"truncate": func(in invocation) {
 			in.writeAll(optSpec{value: "sr", long: []string{"size", "reference"}}.parse(in.args).ops)
@@ -123,7 +125,7 @@ func buildTables() {
 		typeset readonly getopts break continue : cut tr nproc free lsof man info bat fd locate dirs let disown
 		shasum column tsort look cmp iconv base64 base32 numfmt expr bc dc factor sum cal env-print staticcheck
 		golangci-lint errcheck gopls shellcheck hyperfine pgrep pidof ss netstat ip ping host dig nslookup
-		pytest mypy pyright flake8 pylint pyflakes`) {
+		pytest mypy pyright flake8 pylint pyflakes cloc tokei scc`) {
 		readers[n] = true
 	}
 }
@@ -216,6 +218,7 @@ func perlRule(in invocation) {
 var (
 	copySpec    = optSpec{value: "tS", long: []string{"target-directory", "suffix"}}
 	installSpec = optSpec{value: "mogtS", long: []string{"mode", "owner", "group", "target-directory", "suffix"}}
+	scpSpec     = optSpec{value: "cDFiJlPoS"}
 )
 
 // copyRule reads cp, mv, ln and install: the destination is written (in
@@ -259,10 +262,6 @@ func rsyncRule(in invocation) {
 	if len(o.ops) < 2 {
 		return
 	}
-	remote := func(w word) bool {
-		i := strings.IndexByte(w.text, ':')
-		return i > 0 && !strings.Contains(w.text[:i], "/")
-	}
 	dst, srcs := o.ops[len(o.ops)-1], o.ops[:len(o.ops)-1]
 	if !remote(dst) {
 		in.writeTree(dst, true)
@@ -273,6 +272,27 @@ func rsyncRule(in invocation) {
 				in.writeTree(src, true)
 			}
 		}
+	}
+}
+
+// remote reports whether w names a path on another host (host:path), as
+// rsync and scp read it.
+func remote(w word) bool {
+	i := strings.IndexByte(w.text, ':')
+	return i > 0 && !strings.Contains(w.text[:i], "/")
+}
+
+// scpRule: a local destination is written as cp writes it.
+func scpRule(in invocation) {
+	if o := scpSpec.parse(in.args); len(o.ops) > 1 && !remote(o.ops[len(o.ops)-1]) {
+		copyRule(false, scpSpec)(in)
+	}
+}
+
+// zipRule: the archive, the first operand, is written; the rest is read.
+func zipRule(in invocation) {
+	if o := (optSpec{value: "bnt", long: []string{"temp-path", "suffixes"}}).parse(in.args); len(o.ops) > 0 {
+		in.s.write(o.ops[0], "`zip`")
 	}
 }
 
