@@ -238,8 +238,13 @@ func copyRule(moves bool, spec optSpec) rule {
 		}
 		recursive := moves || o.any("r", "R", "a", "recursive", "archive")
 		intoDir := !o.any("T", "no-target-directory") && (len(srcs) > 1 || len(o.values("t", "target-directory")) > 0 || in.s.dirWord(dst))
+		links := in.name == "ln" || in.name == "cp" && o.any("l", "s", "link", "symbolic-link")
+		symbolic := in.name == "ln" && o.any("s", "symbolic") || in.name == "cp" && o.any("s", "symbolic-link")
 		if !intoDir {
 			in.writeTree(dst, recursive && in.s.dirWord(dst))
+			if links && len(srcs) == 1 {
+				in.s.link(dst, srcs[0], symbolic)
+			}
 		}
 		for _, src := range srcs {
 			if intoDir {
@@ -248,6 +253,9 @@ func copyRule(moves bool, spec optSpec) rule {
 				} else {
 					t := strings.TrimSuffix(dst.text, "/") + "/" + path.Base(strings.TrimSuffix(src.text, "/"))
 					in.writeTree(word{text: t, lit: true, glob: src.glob, pre: t}, recursive)
+					if links {
+						in.s.link(word{text: t, lit: true, pre: t}, src, symbolic)
+					}
 				}
 			}
 			if moves {

@@ -3,6 +3,7 @@ package toolcall
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -96,6 +97,10 @@ type shell struct {
 	piped bool   // the command being read gets a pipe's output on stdin
 
 	hdocPatches int // patches inside quoted here-documents (Call.Thinned)
+
+	// links are the links the command made so far (ln, cp -l/-s), by
+	// path: a later write through one writes what it points to.
+	links map[string]string
 }
 
 // maxDepth bounds how deep bash -c, eval and substitutions nest.
@@ -445,14 +450,68 @@ func (s *shell) name(w word, what string, decided bool, why string) {
 		if device(p) {
 			continue
 		}
-		n := Named{Path: p, Glob: glob, Why: why}
-		if decided {
-			n.Why = ""
-			s.eff.write(n)
-		} else {
-			s.eff.undecided(n)
+		for _, q := range []string{p, s.through(p)} {
+			if q == "" {
+				continue
+			}
+			n := Named{Path: q, Glob: glob, Why: why}
+			if decided {
+				n.Why = ""
+				s.eff.write(n)
+			} else {
+				s.eff.undecided(n)
+			}
 		}
 	}
+}
+
+// link records that the command makes a link at w pointing to target (a
+// symbolic one's relative target is read from the link's folder).
+func (s *shell) link(w, target word, symbolic bool) {
+	if !w.lit || !target.lit || w.glob || target.glob {
+		return
+	}
+	ps, why := s.paths(w.text)
+	if why != "" {
+		return
+	}
+	for _, p := range ps {
+		t := target.text
+		switch {
+		case filepath.IsAbs(t):
+			t = filepath.Clean(t)
+		case symbolic:
+			t = filepath.Join(filepath.Dir(p), t)
+		default:
+			ts, why := s.paths(t)
+			if why != "" || len(ts) != len(ps) {
+				continue
+			}
+			t = ts[slices.Index(ps, p)]
+		}
+		if s.links == nil {
+			s.links = map[string]string{}
+		}
+		s.links[p] = t
+	}
+}
+
+// through is what a write of p reaches through a link the command made
+// (the nearest, where links nest): the file a link points to, or the path
+// under a linked folder; "" when p is under no such link.
+func (s *shell) through(p string) string {
+	at, out := "", ""
+	for l, t := range s.links {
+		if len(l) <= len(at) {
+			continue
+		}
+		if p == l {
+			at, out = l, t
+		} else if rest, ok := strings.CutPrefix(p, l+"/"); ok {
+			at, out = l, filepath.Join(t, rest)
+		}
+	}
+	return out
 }
 
 // dirWord reports whether w names an existing folder in every folder the
