@@ -48,10 +48,12 @@ func buildTables() {
 			}
 			copyRule(false, installSpec)(in)
 		},
-		"rsync": rsyncRule,
-		"scp":   scpRule,
-		"zip":   zipRule,
-		"dd":    ddRule,
+		"rsync":  rsyncRule,
+		"scp":    scpRule,
+		"docker": containerRule,
+		"podman": containerRule,
+		"zip":    zipRule,
+		"dd":     ddRule,
 		"truncate": func(in invocation) {
 			in.writeAll(optSpec{value: "sr", long: []string{"size", "reference"}}.parse(in.args).ops)
 		},
@@ -125,7 +127,7 @@ func buildTables() {
 		typeset readonly getopts break continue : cut tr nproc free lsof man info bat fd locate dirs let disown
 		shasum column tsort look cmp iconv base64 base32 numfmt expr bc dc factor sum cal env-print staticcheck
 		golangci-lint errcheck gopls shellcheck hyperfine pgrep pidof ss netstat ip ping host dig nslookup
-		pytest mypy pyright flake8 pylint pyflakes cloc tokei scc`) {
+		pytest mypy pyright flake8 pylint pyflakes cloc tokei scc pip pip3 code open xdg-open`) {
 		readers[n] = true
 	}
 }
@@ -165,11 +167,17 @@ func (s *shell) unknown(args []word, why string) {
 			}
 			a = word{text: v, lit: true, pre: v}
 		}
-		s.undecided(a, why)
-		if s.dirWord(a) {
-			t := strings.TrimSuffix(a.text, "/") + "/**"
-			s.undecided(word{text: t, lit: true, glob: true, pre: t}, why)
-		}
+		s.undecidedTree(a, why)
+	}
+}
+
+// undecidedTree records w as undecided and, when it names a folder,
+// everything under it.
+func (s *shell) undecidedTree(w word, why string) {
+	s.undecided(w, why)
+	if s.dirWord(w) {
+		t := strings.TrimSuffix(w.text, "/") + "/**"
+		s.undecided(word{text: t, lit: true, glob: true, pre: t}, why)
 	}
 }
 
@@ -295,6 +303,35 @@ func scpRule(in invocation) {
 	if o := scpSpec.parse(in.args); len(o.ops) > 1 && !remote(o.ops[len(o.ops)-1]) {
 		copyRule(false, scpSpec)(in)
 	}
+}
+
+// containerRule: building an image reads its context folder; the other
+// docker and podman commands are unknown, and a folder they bind into a
+// container (-v HOST:PATH, --mount source=HOST) may be written anywhere.
+func containerRule(in invocation) {
+	if i := slices.IndexFunc(in.args, func(w word) bool { return !w.isFlag() }); i >= 0 && in.args[i].lit && in.args[i].text == "build" {
+		return
+	}
+	why := "st does not know what `" + in.name + "` writes"
+	o := optSpec{value: "v", long: []string{"volume", "mount"}}.parse(in.args)
+	for _, v := range o.values("v", "volume", "mount") {
+		host, _, _ := strings.Cut(v.text, ":")
+		if strings.Contains(v.text, "=") {
+			host = ""
+			for _, f := range strings.Split(v.text, ",") {
+				if k, val, ok := strings.Cut(f, "="); ok && (k == "source" || k == "src") {
+					host = val
+				}
+			}
+		}
+		switch {
+		case !v.lit:
+			in.s.eff.blind("st cannot tell which folder `" + in.name + "` lets a container write: its name holds a variable, a ~ or a command substitution")
+		case strings.HasPrefix(host, "/") || strings.HasPrefix(host, "."):
+			in.s.undecidedTree(word{text: host, lit: true, pre: host}, why)
+		}
+	}
+	in.s.unknown(in.args, why)
 }
 
 // zipRule: the archive, the first operand, is written; the rest is read.

@@ -206,6 +206,7 @@ func TestCommandRules(t *testing.T) {
 		{"black .", nil, []string{"/p", "/p/**"}},
 		{"pytest tests/ && mypy . && cloc src", nil, nil},
 		{"zip -r out.zip src", []string{"/p/out.zip"}, nil},
+		{"docker build -t img . && pip install -e . && code .", nil, nil},
 		{"scp -P 22 -r src host:backup/", nil, nil},
 		{"scp host:x.go a.go", []string{"/p/a.go"}, nil},
 		{"prettier --write=src/ a.go", nil, []string{"/p/src", "/p/src/**", "/p/a.go"}},
@@ -231,6 +232,31 @@ func TestCommandRules(t *testing.T) {
 				t.Errorf("undecided %q, want %q", got, tt.undecided)
 			}
 		})
+	}
+}
+
+// A folder bound into a container may be written anywhere; a named
+// volume is no folder of the project; a build only reads its context.
+func TestContainerBindMounts(t *testing.T) {
+	for _, tc := range []struct {
+		command      string
+		named, never string // an undecided path it has, one it must not have
+		blind        bool
+	}{
+		{"docker run --rm -v ./src:/w:ro img", "/p/src/**", "", false},
+		{"podman run --mount type=bind,source=/p/lib,target=/l img", "/p/lib/**", "", false},
+		{"docker run -v vol:/data img", "", "/p/vol/**", false},
+		{`docker run -v "$(pwd)":/w img`, "", "", true},
+		{"docker build -t img .", "", "/p/**", false},
+	} {
+		e := shellEffect(tc.command, "/p", fakeFS{}, false)
+		got := paths(e.Undecided)
+		if tc.named != "" && !slices.Contains(got, tc.named) || tc.never != "" && slices.Contains(got, tc.never) {
+			t.Errorf("%q: undecided %q", tc.command, got)
+		}
+		if (e.Blind != "") != tc.blind {
+			t.Errorf("%q: blind %q", tc.command, e.Blind)
+		}
 	}
 }
 
