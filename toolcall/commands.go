@@ -114,6 +114,9 @@ func buildTables() {
 	for name, sp := range wrappers() {
 		rules[name] = func(in invocation) { wrapperRule(in, sp) }
 	}
+	for name, f := range formatters {
+		rules[name] = func(in invocation) { formatterRule(in, f) }
+	}
 
 	// readers are commands that write no file of their own (a
 	// redirection of their output is read apart): they pass whatever
@@ -550,7 +553,38 @@ func wrappers() map[string]wrapper {
 		"chronic":  {optSpec{}, 0},
 		"unbuffer": {optSpec{}, 0},
 		"taskset":  {optSpec{}, 1},
+		"npx":      {optSpec{value: "p", long: []string{"package"}}, 0},
+		"bunx":     {optSpec{value: "p", long: []string{"package"}}, 0},
 	}
+}
+
+// formatter is when a formatter or linter writes the files it is given:
+// only with one of write, or unless one of check.
+type formatter struct{ write, check []string }
+
+// formatters are read by their flags: without a way of writing they only
+// read (prettier --check .); writing, they are unknown commands, their
+// operands undecided.
+var formatters = map[string]formatter{
+	"prettier":     {write: []string{"write", "w"}},
+	"eslint":       {write: []string{"fix"}},
+	"clang-format": {write: []string{"i"}},
+	"shfmt":        {write: []string{"w", "write"}},
+	"yapf":         {write: []string{"i", "in-place"}},
+	"autopep8":     {write: []string{"i", "in-place"}},
+	"black":        {check: []string{"check", "diff"}},
+	"isort":        {check: []string{"check", "check-only", "c", "diff"}},
+	"rustfmt":      {check: []string{"check"}},
+	"stylua":       {check: []string{"check", "c"}},
+}
+
+// formatterRule reads a formatter by its flags.
+func formatterRule(in invocation, f formatter) {
+	o := optSpec{}.parse(in.args)
+	if len(f.write) > 0 && !o.any(f.write...) || len(f.check) > 0 && o.any(f.check...) {
+		return
+	}
+	in.s.unknown(in.args, "`"+in.name+"` may rewrite the files it is given")
 }
 
 func wrapperRule(in invocation, w wrapper) {
