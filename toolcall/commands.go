@@ -258,6 +258,11 @@ func copyRule(moves bool, spec optSpec) rule {
 			}
 		}
 		for _, src := range srcs {
+			if links && !symbolic {
+				// A later command can write it through the second name,
+				// where no path names it.
+				in.s.undecided(src, "a hard link gives it a second name to be written through")
+			}
 			if intoDir {
 				if !src.lit || !dst.lit {
 					in.s.write(dst, "`"+in.name+"`") // the folder: its files are not known
