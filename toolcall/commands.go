@@ -51,6 +51,8 @@ func buildTables() {
 		"rsync":  rsyncRule,
 		"scp":    scpRule,
 		"docker": containerRule,
+		"ruff":   ruffRule,
+		"cargo":  cargoRule,
 		"podman": containerRule,
 		"zip":    zipRule,
 		"dd":     ddRule,
@@ -564,15 +566,19 @@ func wrappers() map[string]wrapper {
 }
 
 // formatter is when a formatter or linter writes the files it is given:
-// only with one of write, or unless one of check.
-type formatter struct{ write, check []string }
+// only with one of write, or unless one of check; cwd when, given none,
+// it works on the folder it runs in.
+type formatter struct {
+	write, check []string
+	cwd          bool
+}
 
 // formatters are read by their flags: without a way of writing they only
 // read (prettier --check .); writing, they are unknown commands, their
 // operands undecided.
 var formatters = map[string]formatter{
 	"prettier":     {write: []string{"write", "w"}},
-	"eslint":       {write: []string{"fix"}},
+	"eslint":       {write: []string{"fix"}, cwd: true},
 	"clang-format": {write: []string{"i"}},
 	"shfmt":        {write: []string{"w", "write"}},
 	"yapf":         {write: []string{"i", "in-place"}},
@@ -589,7 +595,43 @@ func formatterRule(in invocation, f formatter) {
 	if len(f.write) > 0 && !o.any(f.write...) || len(f.check) > 0 && o.any(f.check...) {
 		return
 	}
-	in.s.unknown(in.args, "`"+in.name+"` may rewrite the files it is given")
+	args := in.args
+	if f.cwd && len(o.ops) == 0 {
+		args = []word{{text: ".", lit: true, pre: "."}}
+	}
+	in.s.unknown(args, "`"+in.name+"` may rewrite the files it is given")
+}
+
+// ruffRule: ruff format writes unless --check or --diff, ruff check
+// with --fix; either works on the folder it runs in when given no path.
+func ruffRule(in invocation) {
+	if len(in.args) == 0 {
+		return
+	}
+	sub, rest := in.args[0].text, in.args[1:]
+	switch sub {
+	case "format":
+		formatterRule(invocation{s: in.s, name: "ruff format", args: rest}, formatter{check: []string{"check", "diff"}, cwd: true})
+	case "check":
+		formatterRule(invocation{s: in.s, name: "ruff check", args: rest}, formatter{write: []string{"fix"}, cwd: true})
+	}
+}
+
+// cargoRule: cargo fmt (but --check), cargo fix and cargo clippy --fix
+// may rewrite any file of the crate; for the others (build, test, run,
+// writing under target/) the paths they name are undecided.
+func cargoRule(in invocation) {
+	if len(in.args) == 0 {
+		return
+	}
+	sub, rest := in.args[0].text, in.args[1:]
+	o := optSpec{}.parse(rest)
+	in.name = "cargo " + sub
+	if sub == "fmt" && !o.any("check") || sub == "fix" || sub == "clippy" && o.any("fix") {
+		gitCall{in: in}.wholeTree()
+		return
+	}
+	in.s.unknown(rest, "st does not know what `"+in.name+"` writes")
 }
 
 func wrapperRule(in invocation, w wrapper) {
