@@ -116,7 +116,7 @@ func buildTables() {
 	for name, sp := range wrappers() {
 		rules[name] = func(in invocation) { wrapperRule(in, sp) }
 	}
-	for name, f := range formatters {
+	for name, f := range formatters() {
 		rules[name] = func(in invocation) { formatterRule(in, f) }
 	}
 
@@ -575,18 +575,20 @@ type formatter struct {
 
 // formatters are read by their flags: without a way of writing they only
 // read (prettier --check .); writing, they are unknown commands, their
-// operands undecided.
-var formatters = map[string]formatter{
-	"prettier":     {write: []string{"write", "w"}},
-	"eslint":       {write: []string{"fix"}, cwd: true},
-	"clang-format": {write: []string{"i"}},
-	"shfmt":        {write: []string{"w", "write"}},
-	"yapf":         {write: []string{"i", "in-place"}},
-	"autopep8":     {write: []string{"i", "in-place"}},
-	"black":        {check: []string{"check", "diff"}},
-	"isort":        {check: []string{"check", "check-only", "c", "diff"}},
-	"rustfmt":      {check: []string{"check"}},
-	"stylua":       {check: []string{"check", "c"}},
+// operands undecided. Built with the rules, at the first shell command.
+func formatters() map[string]formatter {
+	return map[string]formatter{
+		"prettier":     {write: []string{"write", "w"}},
+		"eslint":       {write: []string{"fix"}, cwd: true},
+		"clang-format": {write: []string{"i"}},
+		"shfmt":        {write: []string{"w", "write"}},
+		"yapf":         {write: []string{"i", "in-place"}},
+		"autopep8":     {write: []string{"i", "in-place"}},
+		"black":        {check: []string{"check", "diff"}},
+		"isort":        {check: []string{"check", "check-only", "c", "diff"}},
+		"rustfmt":      {check: []string{"check"}},
+		"stylua":       {check: []string{"check", "c"}},
+	}
 }
 
 // formatterRule reads a formatter by its flags.
