@@ -630,7 +630,7 @@ func cargoRule(in invocation) {
 	o := optSpec{}.parse(rest)
 	in.name = "cargo " + sub
 	if sub == "fmt" && !o.any("check") || sub == "fix" || sub == "clippy" && o.any("fix") {
-		gitCall{in: in}.wholeTree()
+		in.s.wholeTree(in.name, nil)
 		return
 	}
 	in.s.unknown(rest, "st does not know what `"+in.name+"` writes")

@@ -248,26 +248,25 @@ func gitPattern(p string) string {
 	return start[:strings.LastIndexByte(start, '/')+1] + "**"
 }
 
-// tops are the top folders of the working trees the command may act on,
-// one per folder the shell may be in; ok is false (and the call blind)
-// where that folder is unknown.
-func (g gitCall) tops() (tops []string, ok bool) {
-	s := g.in.s
-	if g.tree != nil {
-		t := *g.tree
-		if !t.lit {
-			s.eff.blind("st cannot tell which working tree `" + g.in.name + "` changes: --work-tree holds a variable, a ~ or a command substitution")
+// treeTops are the top folders of the working trees command may act on
+// (tree, --work-tree's, else the repository holding each folder the
+// shell may be in); ok is false, and the call blind, where st cannot
+// tell.
+func (s *shell) treeTops(command string, tree *word) (tops []string, ok bool) {
+	if tree != nil {
+		if !tree.lit {
+			s.eff.blind("st cannot tell which working tree `" + command + "` changes: --work-tree holds a variable, a ~ or a command substitution")
 			return nil, false
 		}
-		ps, why := s.paths(t.text)
+		ps, why := s.paths(tree.text)
 		if why != "" {
-			s.eff.blind("st cannot tell which working tree `" + g.in.name + "` changes: " + why)
+			s.eff.blind("st cannot tell which working tree `" + command + "` changes: " + why)
 			return nil, false
 		}
 		return ps, true
 	}
 	if s.at.why != "" {
-		s.eff.blind("st cannot tell which repository `" + g.in.name + "` changes: " + s.at.why)
+		s.eff.blind("st cannot tell which repository `" + command + "` changes: " + s.at.why)
 		return nil, false
 	}
 	for _, d := range s.at.dirs {
@@ -280,23 +279,27 @@ func (g gitCall) tops() (tops []string, ok bool) {
 	return tops, true
 }
 
-// wholeTree records that the command may rewrite any file of the
-// working tree: the tree is named, undecided.
-func (g gitCall) wholeTree() {
-	tops, ok := g.tops()
+// wholeTree records that command may rewrite any file of the working
+// tree (git reset --hard, cargo fmt): the tree is named, undecided.
+func (s *shell) wholeTree(command string, tree *word) {
+	tops, ok := s.treeTops(command, tree)
 	if !ok {
 		return
 	}
-	why := "`" + g.in.name + "` may rewrite any file of the working tree"
+	why := "`" + command + "` may rewrite any file of the working tree"
 	for _, top := range tops {
-		g.in.s.eff.undecided(Named{Path: filepath.Join(top, "**"), Glob: true, Why: why})
+		s.eff.undecided(Named{Path: filepath.Join(top, "**"), Glob: true, Why: why})
 	}
 }
+
+// wholeTree records that the git command may rewrite any file of its
+// working tree.
+func (g gitCall) wholeTree() { g.in.s.wholeTree(g.in.name, g.tree) }
 
 // fromTop records rel, a path from the top of the working tree, and
 // everything under it, as written.
 func (g gitCall) fromTop(rel string) {
-	tops, ok := g.tops()
+	tops, ok := g.in.s.treeTops(g.in.name, g.tree)
 	if !ok {
 		return
 	}
