@@ -93,6 +93,8 @@ func buildTables() {
 		"go":          goRule,
 		"tar":         tarRule,
 		"unzip":       unzipRule,
+		"7z":          sevenZipRule,
+		"7za":         sevenZipRule,
 		"find":        findRule,
 		"xargs":       xargsRule,
 		"cd":          cdRule,
@@ -852,6 +854,21 @@ func tarRule(in invocation) {
 	case o.any("c", "r", "u", "create", "append", "update"):
 		in.writeAll(o.values("f", "file"))
 	}
+}
+
+// sevenZipRule: 7z x and 7z e extract into -oDIR, else the folder they
+// run in.
+func sevenZipRule(in invocation) {
+	if len(in.args) == 0 || in.args[0].text != "x" && in.args[0].text != "e" {
+		return
+	}
+	dir := word{text: ".", lit: true, pre: "."}
+	for _, a := range in.args[1:] {
+		if v, ok := strings.CutPrefix(a.text, "-o"); ok && a.lit && v != "" {
+			dir = word{text: v, lit: true, pre: v}
+		}
+	}
+	in.extracts(dir)
 }
 
 func unzipRule(in invocation) {

@@ -92,6 +92,16 @@ func gitRule(in invocation) {
 			ops = []word{{text: ".", lit: true, pre: "."}} // git cleans from the folder it runs in
 		}
 		g.pathspecs(ops, true)
+	case "checkout-index":
+		if o := (optSpec{}).parse(rest); o.any("a", "all") {
+			g.wholeTree()
+		} else {
+			g.pathspecs(o.ops, false)
+		}
+	case "read-tree":
+		if (optSpec{}).parse(rest).any("u", "reset") {
+			g.wholeTree()
+		}
 	case "mv":
 		copyRule(true, copySpec)(invocation{s: in.s, name: "git mv", args: rest})
 	case "apply":
@@ -111,8 +121,8 @@ func (g gitCall) checkout(rest []word) {
 	case dashed:
 		g.pathspecs(after, true)
 	case len(o.ops) == 0:
-		if o.any("p", "patch") {
-			g.wholeTree()
+		if o.any("p", "patch", "f", "force") {
+			g.wholeTree() // hunks to discard, or every local change thrown away
 		}
 		// -b/-B/--orphan NAME alone: a new branch where HEAD is, the files stay.
 	case g.isPath(o.ops[0]):
