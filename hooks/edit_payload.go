@@ -310,6 +310,11 @@ type lineKeeper struct {
 	markers  int    // bytes of marker lines kept
 	kept     []string
 	cut      string
+
+	// unterminated: the command's last line is kept and ended without a
+	// newline, so the text ends without one too (a final "\" followed by
+	// a newline would join lines that the command keeps apart).
+	unterminated bool
 }
 
 func (k *lineKeeper) write(chunk []byte) {
@@ -349,7 +354,9 @@ func (k *lineKeeper) add(c byte) {
 // no patch may still run apply_patch on one in the part dropped.
 func (k *lineKeeper) end() {
 	if len(k.line) > 0 || k.long {
+		kept := len(k.kept)
 		k.endLine()
+		k.unterminated = len(k.kept) > kept
 	}
 	if k.headCut && !k.inPatch {
 		k.setCut("its command is too long to read")
@@ -442,6 +449,9 @@ func (k *lineKeeper) setCut(why string) {
 
 // text is the kept lines, one per line.
 func (k *lineKeeper) text() string {
+	if k.unterminated {
+		return strings.Join(k.kept, "\n")
+	}
 	return strings.Join(k.kept, "\n") + "\n"
 }
 
