@@ -764,12 +764,13 @@ func awkRule(in invocation) {
 		progs, files = files[:1], files[1:]
 	}
 	libs := o.values("i", "include", "l", "load")
-	inplace := slices.ContainsFunc(libs, func(w word) bool { return w.text == "inplace" || w.text == "inplace.awk" })
+	isInplace := func(w word) bool { return w.text == "inplace" || w.text == "inplace.awk" }
+	inplace := slices.ContainsFunc(libs, isInplace)
 	if inplace {
 		in.writeAll(files)
 	}
 	for _, w := range append(fromFile, libs...) {
-		if w.text != "inplace" && w.text != "inplace.awk" {
+		if !isInplace(w) {
 			in.s.unknown(files, "st cannot tell what the awk code in "+w.text+" writes")
 			return
 		}

@@ -26,7 +26,7 @@ func gitRule(in invocation) {
 		a := args[0].text
 		if !args[0].lit {
 			if strings.HasPrefix(args[0].pre, "--work-tree=") {
-				in.s.eff.blind("st cannot tell which working tree `git` changes: --work-tree holds a variable, a ~ or a command substitution")
+				g.tree = &word{} // a tree st cannot name: treeTops says so
 			}
 			args = args[1:]
 			continue
