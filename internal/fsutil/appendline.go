@@ -116,7 +116,7 @@ func lastNewline(f *os.File, size int64) (int64, error) {
 // size. It is how readers look at the end of a log of any length in
 // constant time.
 func (t *Tree) ReadTail(rel string, n int64) (data []byte, fi fs.FileInfo, err error) {
-	err = retryReplaced(func() error {
+	err = retryReplaced(t.relook(rel), func() error {
 		data, fi, err = t.readTail(rel, n)
 		return err
 	})
@@ -141,7 +141,7 @@ func (t *Tree) readTail(rel string, n int64) ([]byte, fs.FileInfo, error) {
 // ReadRange reads the regular file rel from offset off to its end (at
 // most limit bytes), for followers that remember how far they got.
 func (t *Tree) ReadRange(rel string, off, limit int64) (data []byte, fi fs.FileInfo, err error) {
-	err = retryReplaced(func() error {
+	err = retryReplaced(t.relook(rel), func() error {
 		data, fi, err = t.readRange(rel, off, limit)
 		return err
 	})
@@ -170,7 +170,7 @@ func (t *Tree) readRange(rel string, off, limit int64) ([]byte, fs.FileInfo, err
 // following a final symlink, never blocking on a FIFO), for a reader that
 // streams a file too big to hold; the caller closes it.
 func (t *Tree) OpenRegular(rel string) (f *os.File, fi fs.FileInfo, err error) {
-	err = retryReplaced(func() error {
+	err = retryReplaced(t.relook(rel), func() error {
 		f, fi, err = t.openRegular(rel)
 		return err
 	})

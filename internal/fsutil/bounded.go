@@ -17,7 +17,7 @@ import (
 // info (from the open file) gives the real size, so the caller knows
 // whether, and how much, was left out between the two halves.
 func (t *Tree) ReadHeadTail(rel string, n int64) (data []byte, fi fs.FileInfo, err error) {
-	err = retryReplaced(func() error {
+	err = retryReplaced(t.relook(rel), func() error {
 		data, fi, err = t.readHeadTail(rel, n)
 		return err
 	})
@@ -60,7 +60,7 @@ func (f *Folder) ReadPrefix(name string, limit int64) ([]byte, int64, error) {
 	}
 	var data []byte
 	var size int64
-	err := retryReplaced(func() (err error) {
+	err := retryReplaced(f.relook(name), func() (err error) {
 		data, size, err = readAtMost(f.dir, name, limit)
 		return err
 	})

@@ -103,7 +103,7 @@ func (f *Folder) ReadRegular(name string) ([]byte, error) {
 		return nil, &fs.PathError{Op: "open", Path: f.rel + "/" + name, Err: fs.ErrInvalid}
 	}
 	var data []byte
-	err := retryReplaced(func() (err error) {
+	err := retryReplaced(f.relook(name), func() (err error) {
 		data, _, err = readAtMost(f.dir, name, -1)
 		return err
 	})
@@ -111,6 +111,11 @@ func (f *Folder) ReadRegular(name string) ([]byte, error) {
 		return nil, &fs.PathError{Op: "open", Path: f.rel + "/" + name, Err: err}
 	}
 	return data, nil
+}
+
+// relook is retryReplaced's look at the folder's file name by its path.
+func (f *Folder) relook(name string) func() {
+	return func() { _, _, _ = lstatMode(f.dir, name) }
 }
 
 func singleElement(name string) bool {

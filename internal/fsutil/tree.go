@@ -293,7 +293,7 @@ var ErrTooLarge = errors.New("file too large")
 // final symlink and never blocks on a FIFO planted under a message name.
 // A file replaced while it is read is read again (replacedPatience).
 func (t *Tree) ReadRegular(rel string) (data []byte, fi fs.FileInfo, err error) {
-	err = retryReplaced(func() error {
+	err = retryReplaced(t.relook(rel), func() error {
 		data, fi, err = t.readRegular(rel)
 		return err
 	})
@@ -315,7 +315,8 @@ func (t *Tree) ReadRegular(rel string) (data []byte, fi fs.FileInfo, err error) 
 // rewriting a status 100 times a second, a reader through another (a tree
 // opened for each read, as each st process opens one) took over 2 s, and
 // a patience of 1.5 s failed 6 reads in 45,000 (`st status` answered
-// "offline"); 3.5 s failed none of 57,000
+// "offline"); 3.5 s failed none of 57,000 here but one of 6,567 in a
+// loaded CI run, before retryReplaced looked the name up again itself
 // (TestStatusReadsAcrossMountsNeverFail). The waits between looks double
 // from a millisecond up to maxReplacedWait.
 const (
@@ -354,8 +355,33 @@ func replacedMeanwhile(err error) bool {
 // because the file was replaced meanwhile, for up to replacedPatience;
 // the last error stands (a file really removed reads as missing on the
 // next look).
-func retryReplaced(read func() error) error {
-	return retryWhile(read, replacedMeanwhile, replacedPatience)
+//
+// Each new try starts with relook, a look at the file's name by its path
+// (an lstat). A stale handle met through an open file (fstat or read
+// failing with ESTALE) tells the kernel nothing about the name, so FUSE
+// hands each open the replaced file until its entry cache expires, a
+// second on GlusterFS; a stat by path meets the stale handle itself, and
+// the kernel looks the name up afresh (its ESTALE retry with
+// LOOKUP_REVAL). The look comes after the wait, not before it: a name
+// looked up before a wait is stale again by its end when another host
+// rewrites the file a hundred times a second (looking before, 2 reads in
+// 9,000 still failed after 3.5 s). A read that meets a stale handle took
+// 1.05 s without the relook and milliseconds with it
+// (TestReadAfterStaleHandleLooksAgain); docs/sharedfs.md has the figures
+// under load.
+func retryReplaced(relook func(), read func() error) error {
+	tries := 0
+	return retryWhile(func() error {
+		if tries++; tries > 1 {
+			relook()
+		}
+		return read()
+	}, replacedMeanwhile, replacedPatience)
+}
+
+// relook is retryReplaced's look at rel by its path.
+func (t *Tree) relook(rel string) func() {
+	return func() { _, _ = t.Lstat(rel) } // only for the kernel's sake: the read that follows reports
 }
 
 // retryWhile runs op again while its error is one again says may pass,
