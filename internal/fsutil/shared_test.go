@@ -293,7 +293,8 @@ func TestReadAfterStaleHandleLooksAgain(t *testing.T) {
 	trees := sharedTrees(t, 2)
 	writer, reader := trees[0], trees[1]
 	const rounds = 2 * readWays
-	var stale, slow int
+	var stale int
+	slow := make([]int, readWays) // per reader: each is tried twice
 	for round := range rounds {
 		rel := fmt.Sprintf("agent%d/status", round)
 		if err := writer.MkdirAll(path.Dir(rel)); err != nil {
@@ -319,13 +320,16 @@ func TestReadAfterStaleHandleLooksAgain(t *testing.T) {
 			t.Errorf("round %d (way %d): %q, %v; want the new status", round, round%readWays, got, err)
 		}
 		// Waiting out the entry cache takes a second; looking again,
-		// a few round trips.
+		// a few round trips. One slow read of a reader may be a loaded
+		// machine; both of its reads slow is the wait.
 		if took > 500*time.Millisecond {
-			slow++
-			t.Errorf("round %d (way %d): the read took %s after a stale handle", round, round%readWays, took.Round(time.Millisecond))
+			t.Logf("round %d (way %d): the read took %s after a stale handle", round, round%readWays, took.Round(time.Millisecond))
+			if slow[round%readWays]++; slow[round%readWays] == 2 {
+				t.Errorf("reader %d waited after a stale handle twice", round%readWays)
+			}
 		}
 	}
-	t.Logf("%d rounds, %d met a stale handle, %d of those read slowly", rounds, stale, slow)
+	t.Logf("%d rounds, %d met a stale handle, slow reads by reader: %v", rounds, stale, slow)
 	if stale < rounds/2 {
 		t.Fatalf("only %d of %d rounds met a stale handle: this GlusterFS no longer shows what the test is for", stale, rounds)
 	}
