@@ -33,7 +33,7 @@ func (sp optSpec) parse(args []word) opts {
 			o.has[name] = true
 			switch {
 			case eq:
-				o.vals[name] = append(o.vals[name], word{text: val, lit: true, pre: val})
+				o.vals[name] = append(o.vals[name], literal(val))
 			case contains(sp.long, name) && i+1 < len(args):
 				i++
 				o.vals[name] = append(o.vals[name], args[i])
@@ -46,14 +46,14 @@ func (sp optSpec) parse(args []word) opts {
 				rest := cluster[j+1:]
 				if strings.Contains(sp.optional, c) {
 					if rest != "" {
-						o.vals[c] = append(o.vals[c], word{text: rest, lit: true, pre: rest})
+						o.vals[c] = append(o.vals[c], literal(rest))
 					}
 					break
 				}
 				if strings.Contains(sp.value, c) {
 					switch {
 					case rest != "":
-						o.vals[c] = append(o.vals[c], word{text: rest, lit: true, pre: rest})
+						o.vals[c] = append(o.vals[c], literal(rest))
 					case i+1 < len(args):
 						i++
 						o.vals[c] = append(o.vals[c], args[i])

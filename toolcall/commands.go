@@ -172,7 +172,7 @@ func (s *shell) unknown(args []word, why string) {
 			if !ok || v == "" {
 				continue
 			}
-			a = word{text: v, lit: true, pre: v}
+			a = literal(v)
 		}
 		s.undecidedTree(a, why)
 	}
@@ -274,7 +274,7 @@ func copyRule(moves bool, spec optSpec) rule {
 					t := strings.TrimSuffix(dst.text, "/") + "/" + path.Base(strings.TrimSuffix(src.text, "/"))
 					in.writeTree(word{text: t, lit: true, glob: src.glob, pre: t}, recursive)
 					if links {
-						in.s.link(word{text: t, lit: true, pre: t}, src, symbolic)
+						in.s.link(literal(t), src, symbolic)
 					}
 				}
 			}
@@ -340,7 +340,7 @@ func containerRule(in invocation) {
 		case !v.lit:
 			in.s.eff.blind("st cannot tell which folder `" + in.name + "` lets a container write: its name holds a variable, a ~ or a command substitution")
 		case strings.HasPrefix(host, "/") || strings.HasPrefix(host, "."):
-			in.s.undecidedTree(word{text: host, lit: true, pre: host}, why)
+			in.s.undecidedTree(literal(host), why)
 		}
 	}
 	in.s.unknown(in.args, why)
@@ -438,7 +438,7 @@ func (in invocation) diffWrites(diff string, strip int) {
 			continue
 		}
 		p = strings.Join(segs[strip:], "/")
-		in.s.write(word{text: p, lit: true, pre: p}, "this diff")
+		in.s.write(literal(p), "this diff")
 	}
 }
 
@@ -466,7 +466,7 @@ func applyPatchRule(in invocation) {
 		return
 	}
 	for _, p := range paths {
-		in.s.write(word{text: p, lit: true, pre: p}, "this apply_patch")
+		in.s.write(literal(p), "this apply_patch")
 	}
 }
 
@@ -510,10 +510,11 @@ func envRule(in invocation) {
 			args = args[2:]
 			continue
 		case a.lit && strings.HasPrefix(a.text, "--chdir="):
-			d := strings.TrimPrefix(a.text, "--chdir=")
-			dir = &word{text: d, lit: true, pre: d}
+			d := literal(strings.TrimPrefix(a.text, "--chdir="))
+			dir = &d
 		case a.lit && strings.HasPrefix(a.text, "-C") && len(a.text) > 2:
-			dir = &word{text: a.text[2:], lit: true, pre: a.text[2:]}
+			d := literal(a.text[2:])
+			dir = &d
 		case a.isFlag() || strings.Contains(a.text, "=") && !strings.HasPrefix(a.text, "="):
 		default:
 			in.run(args, dir, "env -C")
@@ -601,7 +602,7 @@ func formatterRule(in invocation, f formatter) {
 	}
 	args := in.args
 	if f.cwd && len(o.ops) == 0 {
-		args = []word{{text: ".", lit: true, pre: "."}}
+		args = []word{literal(".")}
 	}
 	in.s.unknown(args, "`"+in.name+"` may rewrite the files it is given")
 }
@@ -727,7 +728,7 @@ func interpreterRule(in invocation, codeFlags string) {
 	}
 	for _, c := range code {
 		for _, t := range pathTokens(c) {
-			in.s.undecided(word{text: t, lit: true, pre: t}, why)
+			in.s.undecided(literal(t), why)
 		}
 	}
 	in.s.unknown(rest, why)
@@ -781,7 +782,7 @@ func awkRule(in invocation) {
 			continue
 		}
 		for _, t := range pathTokens(p.text) {
-			in.s.undecided(word{text: t, lit: true, pre: t}, why)
+			in.s.undecided(literal(t), why)
 		}
 		if !inplace {
 			in.s.unknown(files, why)
@@ -805,7 +806,7 @@ func goRule(in invocation) {
 			continue
 		}
 		if eq {
-			in.s.write(word{text: val, lit: true, pre: val}, "`"+in.name+"`")
+			in.s.write(literal(val), "`"+in.name+"`")
 		} else if i+1 < len(rest) {
 			in.s.write(rest[i+1], "`"+in.name+"`")
 		}
@@ -817,7 +818,7 @@ func goRule(in invocation) {
 		why := "`" + in.name + "` may rewrite any file of the packages it names"
 		pkgs := optSpec{value: "r", long: []string{"run", "skip"}}.parse(rest).ops
 		if len(pkgs) == 0 {
-			pkgs = []word{{text: ".", lit: true, pre: "."}}
+			pkgs = []word{literal(".")}
 		}
 		for _, p := range pkgs {
 			t := p.text
@@ -847,7 +848,7 @@ func tarRule(in invocation) {
 	o := optSpec{value: "fCbHKLNTVX", long: []string{"file", "directory"}}.parse(args)
 	switch {
 	case o.any("x", "extract", "get"):
-		dir := word{text: ".", lit: true, pre: "."}
+		dir := literal(".")
 		if d := o.values("C", "directory"); len(d) > 0 {
 			dir = d[len(d)-1]
 		}
@@ -863,10 +864,10 @@ func sevenZipRule(in invocation) {
 	if len(in.args) == 0 || in.args[0].text != "x" && in.args[0].text != "e" {
 		return
 	}
-	dir := word{text: ".", lit: true, pre: "."}
+	dir := literal(".")
 	for _, a := range in.args[1:] {
 		if v, ok := strings.CutPrefix(a.text, "-o"); ok && a.lit && v != "" {
-			dir = word{text: v, lit: true, pre: v}
+			dir = literal(v)
 		}
 	}
 	in.extracts(dir)
@@ -877,7 +878,7 @@ func unzipRule(in invocation) {
 	if o.any("l", "t", "v", "Z") {
 		return
 	}
-	dir := word{text: ".", lit: true, pre: "."}
+	dir := literal(".")
 	if d := o.vals["d"]; len(d) > 0 {
 		dir = d[len(d)-1]
 	}
@@ -909,7 +910,7 @@ func findRule(in invocation) {
 		starts = append(starts, a)
 	}
 	if len(starts) == 0 {
-		starts = []word{{text: ".", lit: true, pre: "."}}
+		starts = []word{literal(".")}
 	}
 	touches := ""
 	for ; i < len(in.args); i++ {

@@ -26,7 +26,8 @@ func gitRule(in invocation) {
 		a := args[0].text
 		if !args[0].lit {
 			if strings.HasPrefix(args[0].pre, "--work-tree=") {
-				g.tree = &word{} // a tree st cannot name: treeTops says so
+				tree := args[0] // not literal: treeTops says st cannot name it
+				g.tree = &tree
 			}
 			args = args[1:]
 			continue
@@ -40,8 +41,8 @@ func gitRule(in invocation) {
 			g.tree = &args[0]
 			args = args[1:]
 		case strings.HasPrefix(a, "--work-tree="):
-			v := strings.TrimPrefix(a, "--work-tree=")
-			g.tree = &word{text: v, lit: true, pre: v}
+			tree := literal(strings.TrimPrefix(a, "--work-tree="))
+			g.tree = &tree
 		case (a == "-c" || a == "--git-dir" || a == "--namespace") && len(args) > 0:
 			args = args[1:]
 		}
@@ -89,7 +90,7 @@ func gitRule(in invocation) {
 		}
 		ops := o.ops
 		if len(ops) == 0 {
-			ops = []word{{text: ".", lit: true, pre: "."}} // git cleans from the folder it runs in
+			ops = []word{literal(".")} // git cleans from the folder it runs in
 		}
 		g.pathspecs(ops, true)
 	case "checkout-index":
@@ -315,6 +316,6 @@ func (g gitCall) fromTop(rel string) {
 	}
 	for _, top := range tops {
 		p := filepath.Join(top, rel)
-		g.in.writeTree(word{text: p, lit: true, pre: p}, true)
+		g.in.writeTree(literal(p), true)
 	}
 }

@@ -15,6 +15,10 @@ type word struct {
 	src  string // the value as a shell reads it again (bash -c, eval): each expansion a variable of its own
 }
 
+// literal is a word st makes itself (an operand a command takes by
+// default, a value cut out of an option): no expansion, its text as given.
+func literal(text string) word { return word{text: text, lit: true, pre: text} }
+
 // unknownVar stands for an expansion in a word parsed again: the inner
 // parse sees a variable, which it cannot read either.
 const unknownVar = "${_st_unknown}"
