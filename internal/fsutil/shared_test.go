@@ -288,14 +288,19 @@ func TestStatusReadsAcrossMountsNeverFail(t *testing.T) {
 // new file at once, not when the mount's entry cache expires a second
 // later (retryReplaced's relook). Each round uses a name the reader has
 // never read, so the old file's content is in no cache and the read
-// reaches GlusterFS.
+// reaches GlusterFS; each reader is tried with either mount writing.
 func TestReadAfterStaleHandleLooksAgain(t *testing.T) {
 	trees := sharedTrees(t, 2)
-	writer, reader := trees[0], trees[1]
 	const rounds = 2 * readWays
 	var stale int
 	slow := make([]int, readWays) // per reader: each is tried twice
 	for round := range rounds {
+		// Each reader is tried once either way round: mount 0 writes and
+		// mount 1 reads, then the other way.
+		writer, reader := trees[0], trees[1]
+		if round >= readWays {
+			writer, reader = reader, writer
+		}
 		rel := fmt.Sprintf("agent%d/status", round)
 		if err := writer.MkdirAll(path.Dir(rel)); err != nil {
 			t.Fatal(err)
